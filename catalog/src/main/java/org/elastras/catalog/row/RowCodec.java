@@ -1,0 +1,324 @@
+package org.elastras.catalog.row;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+import org.elastras.catalog.key.CorruptEncodingException;
+import org.elastras.catalog.key.KeyCodec;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.ColumnType;
+import org.elastras.catalog.schema.TableSchema;
+
+/**
+ * The stored form of a table's rows: the primary key through {@link KeyCodec}, the other columns as a
+ * compact, versioned value. Immutable and thread-safe.
+ *
+ * <p>A row is a list of values in the table's column order (canonical Java types as in
+ * {@link ColumnType}; {@code null} for NULL). Every value is checked before anything is encoded.
+ *
+ * <p>Value layout, format version 1 (also in {@code docs/catalog.md}); the "value columns" are the
+ * non-key columns in column order, m of them:
+ * <pre>
+ *   version      1 byte, 0x01
+ *   null bitmap  ceil(m / 8) bytes; bit (i % 8) of byte (i / 8), least significant first, set when
+ *                value column i is NULL; unused high bits zero
+ *   values       for each non-NULL value column, in order:
+ *     BOOLEAN                          1 byte, 0 or 1
+ *     INT, BIGINT, TIMESTAMP, DECIMAL  zigzag varint (7 bits a byte, low group first, high bit =
+ *                                      more) of the value; DECIMAL's is the scaled long
+ *     DOUBLE                           8 bytes big-endian, IEEE bits (NaN canonical)
+ *     VARCHAR                          varint byte length, then UTF-8
+ *     BYTES                            varint length, then the bytes
+ * </pre>
+ */
+public final class RowCodec {
+
+    /** The format version written in the first byte of every value. */
+    public static final int FORMAT_VERSION = 1;
+
+    private static final int VARINT_BYTES_MAX = 10;
+
+    private final TableSchema table;
+    private final String owner;
+    private final KeyCodec keyCodec;
+    private final int[] keyIndexes;
+    private final int[] valueIndexes;
+
+    public RowCodec(TableSchema table) {
+        if (table == null) {
+            throw new IllegalArgumentException("table must not be null");
+        }
+        this.table = table;
+        this.owner = "table " + table.name();
+        this.keyCodec = KeyCodec.forPrimaryKey(table);
+        this.keyIndexes = table.keyColumnIndexes();
+        List<Integer> values = new ArrayList<>();
+        for (int i = 0; i < table.columns().size(); i++) {
+            if (!table.isKeyColumn(i)) {
+                values.add(i);
+            }
+        }
+        this.valueIndexes = values.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The table whose rows this codec encodes. */
+    public TableSchema table() {
+        return table;
+    }
+
+    /** The codec of the table's primary key. */
+    public KeyCodec keyCodec() {
+        return keyCodec;
+    }
+
+    /**
+     * Checks every value of a row against its column and returns the row in canonical form.
+     *
+     * @throws IllegalArgumentException naming the table, the column, the expected type and the value's
+     *     type, if the row has the wrong number of values or a value does not fit its column
+     */
+    public List<Object> normalize(List<?> row) {
+        if (row == null || row.size() != table.columns().size()) {
+            throw new IllegalArgumentException(owner + " has " + table.columns().size() + " columns but the row has "
+                    + (row == null ? "none" : row.size() + " values") + "; give one value (or null) per column in order");
+        }
+        List<Object> out = new ArrayList<>(row.size());
+        for (int i = 0; i < row.size(); i++) {
+            out.add(table.columns().get(i).normalize(owner, row.get(i)));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The encoded primary key of a full row. */
+    public byte[] encodeKey(List<?> row) {
+        List<Object> r = normalize(row);
+        List<Object> key = new ArrayList<>(keyIndexes.length);
+        for (int i : keyIndexes) {
+            key.add(r.get(i));
+        }
+        return keyCodec.encode(key);
+    }
+
+    /** The encoded value (the non-key columns) of a full row. */
+    public byte[] encodeValue(List<?> row) {
+        List<Object> r = normalize(row);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 + 8 * valueIndexes.length);
+        out.write(FORMAT_VERSION);
+        byte[] bitmap = new byte[(valueIndexes.length + 7) / 8];
+        for (int i = 0; i < valueIndexes.length; i++) {
+            if (r.get(valueIndexes[i]) == null) {
+                bitmap[i / 8] |= (byte) (1 << (i % 8));
+            }
+        }
+        out.writeBytes(bitmap);
+        for (int index : valueIndexes) {
+            Object v = r.get(index);
+            if (v != null) {
+                writeValue(out, table.columns().get(index).type(), v);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeValue(ByteArrayOutputStream out, ColumnType type, Object v) {
+        switch (type.kind()) {
+            case BOOLEAN -> out.write((Boolean) v ? 1 : 0);
+            case INT -> writeZigzag(out, (Integer) v);
+            case BIGINT, TIMESTAMP -> writeZigzag(out, (Long) v);
+            case DECIMAL -> writeZigzag(out, ((BigDecimal) v).unscaledValue().longValueExact());
+            case DOUBLE -> {
+                long bits = Double.doubleToLongBits((Double) v);
+                for (int shift = 56; shift >= 0; shift -= 8) {
+                    out.write((int) (bits >>> shift));
+                }
+            }
+            case VARCHAR -> writeLengthPrefixed(out, ((String) v).getBytes(StandardCharsets.UTF_8));
+            case BYTES -> writeLengthPrefixed(out, (byte[]) v);
+            default -> throw new IllegalStateException("unhandled kind " + type.kind());
+        }
+    }
+
+    private static void writeZigzag(ByteArrayOutputStream out, long v) {
+        long u = (v << 1) ^ (v >> 63);
+        while ((u & ~0x7FL) != 0) {
+            out.write((int) ((u & 0x7F) | 0x80));
+            u >>>= 7;
+        }
+        out.write((int) u);
+    }
+
+    private static void writeLengthPrefixed(ByteArrayOutputStream out, byte[] bytes) {
+        writeZigzag(out, bytes.length);
+        out.writeBytes(bytes);
+    }
+
+    /**
+     * Decodes a stored row: its key and value back into a full row in column order.
+     *
+     * @throws CorruptEncodingException if either does not decode under this table's formats
+     */
+    public List<Object> decode(byte[] key, byte[] value) {
+        List<Object> keyValues = keyCodec.decode(key);
+        Object[] row = new Object[table.columns().size()];
+        for (int k = 0; k < keyIndexes.length; k++) {
+            row[keyIndexes[k]] = keyValues.get(k);
+        }
+        Reader r = new Reader(value);
+        int version = r.next("version");
+        if (version != FORMAT_VERSION) {
+            r.pos--;
+            throw r.corrupt("format version " + version + " is not " + FORMAT_VERSION
+                    + " (written by a newer or foreign writer)");
+        }
+        int bitmapLength = (valueIndexes.length + 7) / 8;
+        byte[] bitmap = r.take(bitmapLength, "null bitmap");
+        if (valueIndexes.length % 8 != 0 && (bitmap[bitmapLength - 1] & 0xFF) >>> (valueIndexes.length % 8) != 0) {
+            throw new CorruptEncodingException("row value of " + owner, bitmapLength, "unused null bitmap bits are set");
+        }
+        for (int i = 0; i < valueIndexes.length; i++) {
+            Column c = table.columns().get(valueIndexes[i]);
+            boolean isNull = (bitmap[i / 8] & (1 << (i % 8))) != 0;
+            if (isNull) {
+                if (!c.nullable()) {
+                    throw r.corrupt("NOT NULL column " + c.name() + " is marked NULL");
+                }
+                continue;
+            }
+            row[valueIndexes[i]] = r.readValue(c);
+        }
+        if (r.pos != value.length) {
+            throw r.corrupt((value.length - r.pos) + " bytes after the last column");
+        }
+        return Collections.unmodifiableList(Arrays.asList(row));
+    }
+
+    /** A cursor over one encoded value. Confined to the decoding call. */
+    private final class Reader {
+        private final byte[] bytes;
+        private int pos;
+
+        Reader(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        CorruptEncodingException corrupt(String what) {
+            return new CorruptEncodingException("row value of " + owner, pos, what);
+        }
+
+        int next(String what) {
+            if (pos >= bytes.length) {
+                throw corrupt("ends inside " + what);
+            }
+            return bytes[pos++] & 0xFF;
+        }
+
+        byte[] take(int n, String what) {
+            if (n < 0 || bytes.length - pos < n) {
+                throw corrupt("ends inside " + what + " (needs " + n + " bytes, has " + (bytes.length - pos) + ")");
+            }
+            byte[] out = Arrays.copyOfRange(bytes, pos, pos + n);
+            pos += n;
+            return out;
+        }
+
+        long readZigzag(String what) {
+            long u = 0;
+            for (int i = 0; i < VARINT_BYTES_MAX; i++) {
+                int b = next(what);
+                if (i == VARINT_BYTES_MAX - 1 && b > 1) {
+                    throw corrupt("varint of " + what + " overflows 64 bits");
+                }
+                u |= (long) (b & 0x7F) << (7 * i);
+                if ((b & 0x80) == 0) {
+                    return (u >>> 1) ^ -(u & 1);
+                }
+            }
+            throw corrupt("varint of " + what + " is longer than " + VARINT_BYTES_MAX + " bytes");
+        }
+
+        Object readValue(Column c) {
+            ColumnType type = c.type();
+            String what = "column " + c.name();
+            int at = pos;
+            return switch (type.kind()) {
+                case BOOLEAN -> {
+                    int b = next(what);
+                    if (b > 1) {
+                        pos = at;
+                        throw corrupt("BOOLEAN byte " + b + " of " + what + " is neither 0 nor 1");
+                    }
+                    yield b == 1;
+                }
+                case INT -> {
+                    long v = readZigzag(what);
+                    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                        pos = at;
+                        throw corrupt("INT " + v + " of " + what + " overflows 32 bits");
+                    }
+                    yield (int) v;
+                }
+                case BIGINT, TIMESTAMP -> readZigzag(what);
+                case DECIMAL -> {
+                    long unscaled = readZigzag(what);
+                    if (BigInteger.valueOf(unscaled).abs().compareTo(BigInteger.TEN.pow(type.precision())) >= 0) {
+                        pos = at;
+                        throw corrupt("DECIMAL " + unscaled + " of " + what + " exceeds precision " + type.precision());
+                    }
+                    yield BigDecimal.valueOf(unscaled, type.scale());
+                }
+                case DOUBLE -> {
+                    byte[] b = take(8, what);
+                    long bits = 0;
+                    for (byte x : b) {
+                        bits = (bits << 8) | (x & 0xFF);
+                    }
+                    yield Double.longBitsToDouble(bits);
+                }
+                case VARCHAR -> {
+                    long n = readZigzag(what);
+                    if (n < 0 || n > 4L * type.length()) {
+                        pos = at;
+                        throw corrupt("VARCHAR length " + n + " of " + what + " is outside [0, " + 4L * type.length() + "]");
+                    }
+                    String s;
+                    try {
+                        s = StandardCharsets.UTF_8.newDecoder()
+                                .onMalformedInput(CodingErrorAction.REPORT)
+                                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                                .decode(ByteBuffer.wrap(take((int) n, what))).toString();
+                    } catch (CharacterCodingException e) {
+                        pos = at;
+                        throw corrupt("VARCHAR of " + what + " is not UTF-8");
+                    }
+                    if (s.codePointCount(0, s.length()) > type.length()) {
+                        pos = at;
+                        throw corrupt("VARCHAR of " + what + " is longer than " + type.length());
+                    }
+                    yield s;
+                }
+                case BYTES -> {
+                    long n = readZigzag(what);
+                    if (n < 0 || n > type.length()) {
+                        pos = at;
+                        throw corrupt("BYTES length " + n + " of " + what + " is outside [0, " + type.length() + "]");
+                    }
+                    yield take((int) n, what);
+                }
+            };
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RowCodec(" + table.name() + ")";
+    }
+}

@@ -1,0 +1,143 @@
+package org.elastras.catalog.row;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+
+import org.elastras.catalog.key.CorruptEncodingException;
+import org.elastras.catalog.key.KeyBytes;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.ColumnType;
+import org.elastras.catalog.schema.RandomValues;
+import org.elastras.catalog.schema.TableKind;
+import org.elastras.catalog.schema.TableSchema;
+import org.elastras.catalog.schema.TpccSchema;
+import org.junit.jupiter.api.Test;
+
+/** Rows round-trip through key + value, wrong values are refused by name, and corrupt values are caught. */
+class RowCodecTest {
+
+    private static final RowCodec DISTRICT = new RowCodec(TpccSchema.database("tpcc").table("DISTRICT"));
+
+    private static List<Object> district() {
+        return Arrays.asList(3, 7, "north", null, "", "Santa Barbara", "CA", "931060000",
+                new BigDecimal("0.0825"), new BigDecimal("30000.00"), 3001);
+    }
+
+    @Test
+    void randomRowsRoundTrip() {
+        long seed = Long.getLong("elastras.test.seed", System.nanoTime());
+        System.out.println("RowCodecTest seed " + seed);
+        Random random = new Random(seed);
+        for (int t = 0; t < 100; t++) {
+            List<Column> columns = new ArrayList<>();
+            int keyColumns = 1 + random.nextInt(2);
+            int n = keyColumns + random.nextInt(12);
+            for (int i = 0; i < n; i++) {
+                columns.add(new Column("C" + i, RandomValues.type(random), i >= keyColumns && random.nextBoolean()));
+            }
+            String[] key = new String[keyColumns];
+            for (int i = 0; i < keyColumns; i++) {
+                key[i] = "C" + i;
+            }
+            TableSchema table = new TableSchema("T" + t, TableKind.PLAIN, columns, Arrays.asList(key));
+            RowCodec codec = new RowCodec(table);
+            for (int r = 0; r < 50; r++) {
+                List<Object> row = RandomValues.row(random, columns);
+                byte[] k = codec.encodeKey(row);
+                byte[] v = codec.encodeValue(row);
+                List<Object> back = codec.decode(k, v);
+                assertTrue(RandomValues.same(row, back), "seed " + seed + " " + table + ": " + RandomValues.show(row)
+                        + " came back as " + RandomValues.show(back) + " via value " + KeyBytes.toHex(v));
+            }
+        }
+    }
+
+    @Test
+    void layoutIsTheDocumentedOne() {
+        TableSchema t = TableSchema.builder("T", TableKind.PLAIN)
+                .column("ID", ColumnType.INT)
+                .nullable("A", ColumnType.INT)
+                .nullable("B", ColumnType.varchar(4))
+                .column("C", ColumnType.decimal(4, 2))
+                .column("D", ColumnType.BOOLEAN)
+                .key("ID").build();
+        RowCodec c = new RowCodec(t);
+        byte[] v = c.encodeValue(Arrays.asList(1, null, "hé", new BigDecimal("-0.01"), true));
+        // version 01; bitmap 01 (A null); B: length 3 zigzag 06, 68 c3 a9; C: -1 zigzag 01; D: 01
+        assertArrayEquals(HexFormat.of().parseHex("01" + "01" + "0668c3a9" + "01" + "01"), v);
+        assertEquals(Arrays.asList(1, null, "hé", new BigDecimal("-0.01"), true), c.decode(c.encodeKey(
+                Arrays.asList(1, null, "hé", new BigDecimal("-0.01"), true)), v));
+    }
+
+    @Test
+    void districtRowRoundTripsAndItsKeyIsTheKeyCodecs() {
+        List<Object> row = district();
+        byte[] key = DISTRICT.encodeKey(row);
+        assertArrayEquals(DISTRICT.keyCodec().encode(List.of(3, 7)), key);
+        assertEquals(row, DISTRICT.decode(key, DISTRICT.encodeValue(row)));
+    }
+
+    @Test
+    void wrongValuesNameTableColumnExpectedTypeAndValueType() {
+        List<Object> wrongType = district();
+        wrongType.set(10, "3001");
+        assertRefused(wrongType, "table DISTRICT column D_NEXT_O_ID: expected INT (Java Integer) but got java.lang.String");
+        List<Object> overflow = district();
+        overflow.set(10, 1L << 40);
+        assertRefused(overflow, "table DISTRICT column D_NEXT_O_ID", "expected INT", "java.lang.Long 1099511627776", "overflows");
+        List<Object> tooLong = district();
+        tooLong.set(2, "a name too long");
+        assertRefused(tooLong, "table DISTRICT column D_NAME", "expected VARCHAR(10)", "String of 15 characters", "limit is 10");
+        List<Object> nullInNotNull = district();
+        nullInNotNull.set(9, null);
+        assertRefused(nullInNotNull, "table DISTRICT column D_YTD is DECIMAL(12,2) NOT NULL but got null");
+        List<Object> badDecimal = district();
+        badDecimal.set(8, new BigDecimal("0.08251"));
+        assertRefused(badDecimal, "table DISTRICT column D_TAX", "more than 4 fractional digits");
+        assertRefused(district().subList(0, 5), "table DISTRICT has 11 columns but the row has 5 values");
+    }
+
+    private static void assertRefused(List<Object> row, String... fragments) {
+        for (var encode : List.<java.util.function.Function<List<Object>, byte[]>>of(DISTRICT::encodeValue, DISTRICT::encodeKey)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> encode.apply(row));
+            for (String f : fragments) {
+                assertTrue(e.getMessage().contains(f), "message '" + e.getMessage() + "' should contain '" + f + "'");
+            }
+        }
+    }
+
+    @Test
+    void corruptValuesAreRefused() {
+        byte[] key = DISTRICT.encodeKey(district());
+        byte[] good = DISTRICT.encodeValue(district());
+        byte[] version = good.clone();
+        version[0] = 2;
+        assertCorrupt(key, version, "format version 2 is not 1");
+        assertCorrupt(key, Arrays.copyOf(good, good.length - 1), "ends inside column D_NEXT_O_ID");
+        assertCorrupt(key, Arrays.copyOf(good, good.length + 1), "1 bytes after the last column");
+        // DISTRICT has 9 value columns, so the bitmap is bytes 1 and 2; byte 2 bit 0 is value column 8,
+        // D_NEXT_O_ID, and its bits 1..7 are unused.
+        byte[] unusedBit = good.clone();
+        unusedBit[2] |= 0x40;
+        assertCorrupt(key, unusedBit, "unused null bitmap bits");
+        byte[] notNullMarkedNull = good.clone();
+        notNullMarkedNull[2] |= 0x01;
+        assertCorrupt(key, notNullMarkedNull, "NOT NULL column D_NEXT_O_ID is marked NULL");
+        assertCorrupt(key, new byte[0], "ends inside version");
+    }
+
+    private static void assertCorrupt(byte[] key, byte[] value, String fragment) {
+        CorruptEncodingException e = assertThrows(CorruptEncodingException.class, () -> DISTRICT.decode(key, value));
+        assertTrue(e.getMessage().contains("row value of table DISTRICT") && e.getMessage().contains(fragment),
+                "message '" + e.getMessage() + "' should contain '" + fragment + "'");
+    }
+}
