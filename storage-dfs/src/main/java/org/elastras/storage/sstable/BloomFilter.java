@@ -88,7 +88,7 @@ final class BloomFilter {
         long bitCount = (long) bitBytes * 8;
         for (int i = 0; i < count; i++) {
             long h = hashes[i];
-            long a = Long.remainderUnsigned(h, bitCount);
+            long a = start(h, bitCount);
             long b = step(h, bitCount);
             for (int probe = 0; probe < hashCount; probe++) {
                 block[1 + (int) (a >>> 3)] |= (byte) (1 << (a & 7));
@@ -100,8 +100,17 @@ final class BloomFilter {
         return block;
     }
 
+    /**
+     * The first probe comes from the high half of the hash and the stride from the low half. The
+     * halves must be used independently: deriving both from the whole word (say h and h rotated)
+     * makes them linearly related modulo the bit count, and measured false positives doubled.
+     */
+    private static long start(long h, long bitCount) {
+        return (h >>> 32) % bitCount;
+    }
+
     private static long step(long h, long bitCount) {
-        long b = Long.remainderUnsigned(Long.rotateLeft(h, 32), bitCount);
+        long b = (h & 0xFFFFFFFFL) % bitCount;
         return b == 0 ? 1 : b;
     }
 
@@ -138,7 +147,7 @@ final class BloomFilter {
 
     /** False if no key with this hash was added; true if one may have been. */
     boolean mayContain(long hash) {
-        long a = Long.remainderUnsigned(hash, bitCount);
+        long a = start(hash, bitCount);
         long b = step(hash, bitCount);
         for (int probe = 0; probe < hashCount; probe++) {
             if ((bits[bitsOffset + (int) (a >>> 3)] & (1 << (a & 7))) == 0) {

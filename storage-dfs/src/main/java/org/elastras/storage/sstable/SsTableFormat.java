@@ -34,7 +34,7 @@ import org.elastras.storage.util.StorageLimits;
  *   bits         bitBytes (a multiple of 8, >= 8) bit i is bit (i % 8) of byte (i / 8)
  *   crc          u32      CRC32C of hashCount and bits
  *   One entry per distinct user key (not per version). Probe positions, double hashing:
- *   h = hash64(key); m = bitBytes * 8; a = h mod m (unsigned); b = (rotl(h, 32) mod m) or 1 if 0;
+ *   h = hash64(key); m = bitBytes * 8; a = (h >>> 32) mod m; b = (h and 0xFFFFFFFF) mod m, or 1 if 0;
  *   position i = (a + i * b) mod m for i in [0, hashCount). hash64 is {@link BloomFilter#hash64}.
  *
  * Key range block:

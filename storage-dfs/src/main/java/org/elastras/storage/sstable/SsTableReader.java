@@ -230,6 +230,10 @@ public final class SsTableReader implements Closeable {
         return blockOffsets.length;
     }
 
+    long blockOffset(int index) {
+        return blockOffsets[index];
+    }
+
     /** Index of the first data block whose last version sorts {@code >= (key, cts)}, or the block count. */
     int firstBlockEndingAtOrAfter(byte[] key, long cts) {
         int low = 0;
