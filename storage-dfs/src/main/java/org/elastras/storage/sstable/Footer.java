@@ -77,7 +77,8 @@ record Footer(long indexOffset, int indexSize, long filterOffset, int filterSize
                     + keyRangeSize + ", index at " + indexOffset + "+" + indexSize + " do not tile the file up to the"
                     + " footer at " + footerOffset;
         }
-        if (dataBlockCount < 0 || entryCount < dataBlockCount) {
+        // Every index entry takes at least 4 bytes: this bounds what open() allocates for the index.
+        if (dataBlockCount < 0 || dataBlockCount > indexSize / 4 || entryCount < dataBlockCount) {
             return dataBlockCount + " data blocks holding " + entryCount + " entries";
         }
         if (dataBlockCount == 0) {

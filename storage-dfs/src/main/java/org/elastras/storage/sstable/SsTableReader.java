@@ -276,6 +276,8 @@ public final class SsTableReader implements Closeable {
         private boolean positioned;
         private boolean advancePending;
         private boolean done;
+        /** The first IO or corruption error; thrown again by every later call, never read past. */
+        private UncheckedIOException failure;
 
         Scan(TableCursor cursor, byte[] fromKey) {
             this.cursor = cursor;
@@ -284,6 +286,9 @@ public final class SsTableReader implements Closeable {
 
         @Override
         public boolean hasNext() {
+            if (failure != null) {
+                throw failure;
+            }
             if (done) {
                 return false;
             }
@@ -300,8 +305,8 @@ public final class SsTableReader implements Closeable {
                     cursor.next();
                 }
             } catch (IOException e) {
-                done = true;
-                throw new UncheckedIOException(e);
+                failure = new UncheckedIOException(e);
+                throw failure;
             }
             if (!cursor.valid()) {
                 done = true;

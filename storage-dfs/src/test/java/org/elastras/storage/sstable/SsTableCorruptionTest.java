@@ -1,6 +1,7 @@
 package org.elastras.storage.sstable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -166,6 +167,20 @@ class SsTableCorruptionTest {
                 assertEquals("t.sst", c.path());
                 assertEquals(blockOffset, c.offset(), "seed=" + seed + " damage at " + offset);
                 assertTrue(c.getMessage().contains("checksum"), c.getMessage());
+                try (var scan = reader.scan(null)) {
+                    while (true) {
+                        try {
+                            if (!scan.hasNext()) {
+                                fail("a scan that hit corruption must not end as if the table ended there");
+                            }
+                            scan.next();
+                        } catch (UncheckedIOException again) {
+                            assertSame(again, assertThrows(UncheckedIOException.class, scan::hasNext),
+                                    "the failure is reported again, not skipped");
+                            break;
+                        }
+                    }
+                }
             }
         }
     }
