@@ -11,7 +11,9 @@ package org.elastras.storage.wal;
  * @param syncLatencyMicrosP50 median duration of the end-of-batch sync (or flush)
  * @param syncLatencyMicrosP99 99th percentile of the same
  * @param syncLatencyMicrosMax longest of the same
+ * @param syncLatencyMicrosMean mean of the same (with the batch size, what bounds throughput)
  */
 public record WalMetrics(long batches, long records, long bytes, double batchRecordsAverage, long batchRecordsMax,
-        long syncLatencyMicrosP50, long syncLatencyMicrosP99, long syncLatencyMicrosMax) {
+        long syncLatencyMicrosP50, long syncLatencyMicrosP99, long syncLatencyMicrosMax,
+        long syncLatencyMicrosMean) {
 }

@@ -266,7 +266,8 @@ public final class WalWriter implements Closeable {
         synchronized (metricsLock) {
             return new WalMetrics(batches, records, bytes, batches == 0 ? 0 : (double) records / batches,
                     batchRecordsMax, syncLatencyMicros.getValueAtPercentile(50),
-                    syncLatencyMicros.getValueAtPercentile(99), syncLatencyMicros.getMaxValue());
+                    syncLatencyMicros.getValueAtPercentile(99), syncLatencyMicros.getMaxValue(),
+                    Math.round(syncLatencyMicros.getMean()));
         }
     }
 
