@@ -1,0 +1,686 @@
+package org.elastras.storage.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.dfs.DfsOutput;
+import org.elastras.storage.sstable.SsTableInfo;
+import org.elastras.storage.sstable.SsTableReader;
+import org.elastras.storage.sstable.SsTableWriter;
+import org.elastras.storage.util.CloseableIterator;
+import org.elastras.storage.wal.WalPosition;
+
+/**
+ * The multi-version store of one partition: a memtable over immutable SSTables on the DFS,
+ * described by a MANIFEST. Every version carries its commit timestamp (CTS); reads at a snapshot
+ * see, per key, the newest version with a CTS at or below it. Applying a version that is already
+ * there changes nothing, so recovery and moves may replay freely.
+ *
+ * <p>Life cycle: {@link #open} reads the manifest and its tables and returns a store in recovery;
+ * the owner replays every WAL named by {@link #replayPoints()} through {@link #apply}, then calls
+ * {@link #finishRecovery} (which records the owner's own WAL in the manifest) before serving.
+ * Flushes write the frozen memtable as an SSTable and a new manifest without blocking writers;
+ * compaction merges all SSTables into one and drops versions no snapshot at or after the GC
+ * horizon can see.
+ *
+ * <p>Thread-safe: any number of threads may apply and read at once; flush and compaction may run
+ * on other threads at the same time (each serialises with itself).
+ */
+public final class PartitionStore implements Closeable {
+
+    private static final Logger LOG = Logger.getLogger(PartitionStore.class.getName());
+
+    private enum State { RECOVERING, OPEN, CLOSED }
+
+    private final Dfs dfs;
+    private final String directory;
+    private final StoreOptions options;
+    private final StoreEnvironment environment;
+    private final Map<String, WalPosition> inheritedReplayPoints;
+
+    /** Held shared by appliers, exclusively by a freeze: no apply straddles a memtable switch. */
+    private final ReentrantReadWriteLock applyLock = new ReentrantReadWriteLock();
+    /** Serialises flushes with each other, so memtables are flushed oldest first. */
+    private final ReentrantLock flushLock = new ReentrantLock();
+    /** Serialises compactions with each other. */
+    private final ReentrantLock compactionLock = new ReentrantLock();
+    /** Serialises manifest writes and view installs; guards manifest, nextFileNumber, owner, state. */
+    private final ReentrantLock installLock = new ReentrantLock();
+    private final Condition flushed = installLock.newCondition();
+
+    private volatile StoreView view;
+    private Manifest manifest;
+    private long nextFileNumber;
+    private WalCursor owner;
+    private volatile State state = State.RECOVERING;
+
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    private final AtomicBoolean compactionScheduled = new AtomicBoolean();
+    private final AtomicLong flushCount = new AtomicLong();
+    private final AtomicLong compactionCount = new AtomicLong();
+    private final AtomicLong versionsDroppedByCompaction = new AtomicLong();
+    private volatile IOException lastMaintenanceError;
+
+    private PartitionStore(Dfs dfs, String directory, StoreOptions options, StoreEnvironment environment,
+            Manifest manifest, List<TableHandle> tables) {
+        this.dfs = dfs;
+        this.directory = directory;
+        this.options = options;
+        this.environment = environment;
+        this.manifest = manifest;
+        this.nextFileNumber = manifest.nextFileNumber();
+        this.inheritedReplayPoints = manifest.replayPoints();
+        this.view = new StoreView(new MemTable(), List.of(), tables);
+    }
+
+    /**
+     * Opens the store in {@code directory} (creating an empty one if there is none) in recovery
+     * state, and removes files no manifest names (leftovers of a crash mid-flush).
+     *
+     * @throws org.elastras.storage.util.CorruptionException if the manifest or a table is corrupt
+     */
+    public static PartitionStore open(Dfs dfs, String directory, StoreOptions options, StoreEnvironment environment)
+            throws IOException {
+        dfs.mkdirs(directory);
+        Manifest manifest = ManifestFiles.readLatest(dfs, directory);
+        for (String orphan : ManifestFiles.orphans(dfs, directory, manifest)) {
+            LOG.info(() -> "deleting orphan file " + directory + "/" + orphan);
+            dfs.delete(Dfs.join(directory, orphan));
+        }
+        List<TableHandle> tables = new ArrayList<>();
+        try {
+            for (SsTableInfo info : manifest.tables()) {
+                String path = Dfs.join(directory, info.fileName());
+                tables.add(new TableHandle(SsTableReader.open(dfs, path, environment.newCacheId(), environment.blockCache()), dfs, path));
+            }
+        } catch (IOException | RuntimeException e) {
+            for (TableHandle t : tables) {
+                t.reader().close();
+            }
+            throw e;
+        }
+        PartitionStore store = new PartitionStore(dfs, directory, options, environment, manifest, tables);
+        // The view retained every table; the handles start owned by the view alone.
+        return store;
+    }
+
+    /** Per WAL id, the position from which a recovery must replay that log for this partition. */
+    public Map<String, WalPosition> replayPoints() {
+        return inheritedReplayPoints;
+    }
+
+    /**
+     * Ends recovery: records the owner's WAL in a new manifest (so a later recovery replays it)
+     * and starts serving flushes. Call after replaying every log of {@link #replayPoints()}.
+     */
+    public void finishRecovery(WalCursor ownerWal) throws IOException {
+        installLock.lock();
+        try {
+            if (state != State.RECOVERING) {
+                throw new IllegalStateException("finishRecovery in state " + state);
+            }
+            Map<String, WalPosition> replay = new TreeMap<>(manifest.replayPoints());
+            replay.merge(ownerWal.walId(), ownerWal.replayPoint(), WalPosition::min);
+            Manifest next = new Manifest(manifest.sequence() + 1, nextFileNumber, manifest.tables(), replay);
+            ManifestFiles.write(dfs, directory, next);
+            manifest = next;
+            owner = ownerWal;
+            state = State.OPEN;
+        } finally {
+            installLock.unlock();
+        }
+    }
+
+    /**
+     * Applies the versions of one WAL record (this partition's part of it). Versions already
+     * present are left as they are. All versions are validated against the limits before any is
+     * applied.
+     *
+     * <p>One caveat on idempotence: a version that compaction garbage-collected (superseded at
+     * or below a past horizon) comes back if re-applied alone. WAL replay never does that: the
+     * versions that superseded it were committed after it became visible, so they follow it in
+     * the log and are replayed with it.
+     *
+     * @param walId the log the record is in (the owner's, or a previous owner's during recovery)
+     * @param position where the record starts in that log
+     * @throws org.elastras.storage.util.LimitExceededException if a key or value is too large
+     * @return the number of versions that were new
+     */
+    public int apply(String walId, WalPosition position, List<Version> versions) {
+        if (walId == null || position == null) {
+            throw new IllegalArgumentException("apply needs the WAL id and position of the record");
+        }
+        for (Version v : versions) {
+            options.limits().checkKey(v.key());
+            options.limits().checkValue(v.value());
+        }
+        int added = 0;
+        MemTable active;
+        applyLock.readLock().lock();
+        try {
+            if (state == State.CLOSED) {
+                throw new IllegalStateException("partition store " + directory + " is closed");
+            }
+            active = view.active;
+            for (Version v : versions) {
+                if (active.add(v)) {
+                    added++;
+                }
+            }
+            active.noteWalPosition(walId, position);
+        } finally {
+            applyLock.readLock().unlock();
+        }
+        if (active.sizeBytes() >= options.memtableBytesMax()) {
+            scheduleFlush();
+        }
+        return added;
+    }
+
+    /** The value of {@code key} at {@code snapshotCts}, or null if absent or deleted. */
+    public byte[] get(byte[] key, long snapshotCts) throws IOException {
+        Version v = getVersion(key, snapshotCts);
+        return v == null || v.isTombstone() ? null : v.value();
+    }
+
+    /**
+     * The newest version of {@code key} with CTS at or below {@code snapshotCts}, tombstones
+     * included, or null. {@code getVersion(key, Long.MAX_VALUE)} is the latest committed version.
+     */
+    public Version getVersion(byte[] key, long snapshotCts) throws IOException {
+        StoreView v = acquire();
+        try {
+            Version best = null;
+            for (MemTable m : v.memtables()) {
+                best = newer(best, m.get(key, snapshotCts));
+            }
+            for (int i = v.tables.size() - 1; i >= 0; i--) {
+                TableHandle t = v.tables.get(i);
+                SsTableInfo info = t.info();
+                if (best != null && info.maxCts() <= best.cts()) {
+                    continue;
+                }
+                if (info.entryCount() == 0 || info.minCts() > snapshotCts
+                        || Version.compareKeys(key, info.smallestKey()) < 0 || Version.compareKeys(key, info.largestKey()) > 0
+                        || !t.reader().mayContain(key)) {
+                    continue;
+                }
+                best = newer(best, t.reader().get(key, snapshotCts));
+            }
+            return best;
+        } finally {
+            v.release();
+        }
+    }
+
+    private static Version newer(Version a, Version b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.cts() >= b.cts() ? a : b;
+    }
+
+    /**
+     * The visible versions (no tombstones) of keys in [{@code fromKey}, {@code toKeyExclusive})
+     * at {@code snapshotCts}, in key order, at most {@code limit} of them. The iterator holds the
+     * sources it reads open until closed; IO errors surface as {@link UncheckedIOException}.
+     *
+     * @param fromKey null: from the first key
+     * @param toKeyExclusive null: to the last key
+     */
+    public CloseableIterator<Version> scan(byte[] fromKey, byte[] toKeyExclusive, long snapshotCts, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("scan limit must be >= 0, got " + limit);
+        }
+        StoreView v = acquire();
+        List<CloseableIterator<Version>> sources = new ArrayList<>();
+        try {
+            for (MemTable m : v.memtables()) {
+                sources.add(m.scan(fromKey));
+            }
+            for (TableHandle t : v.tables) {
+                sources.add(t.reader().scan(fromKey));
+            }
+        } catch (RuntimeException e) {
+            sources.forEach(CloseableIterator::close);
+            v.release();
+            throw e;
+        }
+        return new SnapshotIterator(new MergingIterator(sources), v, toKeyExclusive, snapshotCts, limit);
+    }
+
+    /** Filters a merged stream down to what one snapshot sees; releases the view on close. */
+    private static final class SnapshotIterator implements CloseableIterator<Version> {
+        private final MergingIterator merged;
+        private final StoreView view;
+        private final byte[] toKeyExclusive;
+        private final long snapshotCts;
+        private int remaining;
+        private byte[] doneKey;
+        private Version next;
+        private boolean closed;
+
+        SnapshotIterator(MergingIterator merged, StoreView view, byte[] toKeyExclusive, long snapshotCts, int limit) {
+            this.merged = merged;
+            this.view = view;
+            this.toKeyExclusive = toKeyExclusive;
+            this.snapshotCts = snapshotCts;
+            this.remaining = limit;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && remaining > 0 && !closed && merged.hasNext()) {
+                Version v = merged.next();
+                if (toKeyExclusive != null && Version.compareKeys(v.key(), toKeyExclusive) >= 0) {
+                    remaining = 0;
+                    break;
+                }
+                if (v.cts() > snapshotCts || (doneKey != null && Version.compareKeys(doneKey, v.key()) == 0)) {
+                    continue;
+                }
+                doneKey = v.key();
+                if (!v.isTombstone()) {
+                    next = v;
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public Version next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            Version v = next;
+            next = null;
+            remaining--;
+            return v;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                merged.close();
+                view.release();
+            }
+        }
+    }
+
+    private StoreView acquire() {
+        while (true) {
+            StoreView v = view;
+            if (state == State.CLOSED) {
+                throw new IllegalStateException("partition store " + directory + " is closed");
+            }
+            if (v.tryRetain()) {
+                return v;
+            }
+        }
+    }
+
+    /**
+     * Waits until the store can take more writes: fewer frozen memtables than the limit. The
+     * owner calls this before it logs a commit, so a slow DFS pushes back on clients instead of
+     * growing memory without bound.
+     *
+     * @return false if the wait timed out
+     */
+    public boolean awaitWriteCapacity(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        installLock.lock();
+        try {
+            while (view.frozen.size() >= options.frozenMemtablesMax() && state != State.CLOSED) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                flushed.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            installLock.unlock();
+        }
+    }
+
+    /**
+     * Freezes the active memtable and writes every frozen memtable as an SSTable, each followed
+     * by a new manifest. Writers keep applying to a fresh memtable meanwhile.
+     *
+     * @return false if there was nothing to flush
+     */
+    public boolean flush() throws IOException {
+        flushLock.lock();
+        try {
+            checkOpen("flush");
+            applyLock.writeLock().lock();
+            try {
+                installLock.lock();
+                try {
+                    StoreView current = view;
+                    if (!current.active.isEmpty()) {
+                        List<MemTable> frozen = new ArrayList<>();
+                        frozen.add(current.active);
+                        frozen.addAll(current.frozen);
+                        install(new StoreView(new MemTable(), frozen, current.tables));
+                    }
+                } finally {
+                    installLock.unlock();
+                }
+            } finally {
+                applyLock.writeLock().unlock();
+            }
+            boolean any = false;
+            while (true) {
+                List<MemTable> frozen = view.frozen;
+                if (frozen.isEmpty()) {
+                    break;
+                }
+                flushOne(frozen.get(frozen.size() - 1));
+                any = true;
+            }
+            return any;
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /** Writes one frozen memtable (the oldest) as an SSTable and installs it. REQUIRES: flushLock. */
+    private void flushOne(MemTable memtable) throws IOException {
+        long fileNumber = allocateFileNumber();
+        TableHandle table = writeTable(fileNumber, memtable.scan(null), null);
+        StoreView next = null;
+        installLock.lock();
+        try {
+            checkOpen("flush");
+            StoreView current = view;
+            List<MemTable> frozen = new ArrayList<>(current.frozen);
+            if (!frozen.remove(memtable)) {
+                throw new IllegalStateException("flushed memtable is no longer frozen in " + directory);
+            }
+            List<TableHandle> tables = new ArrayList<>(current.tables);
+            tables.add(table);
+            next = new StoreView(current.active, frozen, tables);
+            writeManifest(next);
+            install(next);
+            flushCount.incrementAndGet();
+            flushed.signalAll();
+        } catch (IOException | RuntimeException e) {
+            discard(table, next);
+            throw e;
+        } finally {
+            installLock.unlock();
+        }
+        if (view.tables.size() >= options.compactionTablesTrigger()) {
+            scheduleCompaction();
+        }
+    }
+
+    /**
+     * Merges every SSTable into one, dropping versions that no snapshot at or after
+     * {@code horizonCts} can see.
+     *
+     * <p>REQUIRES: no current or future reader uses a snapshot below {@code horizonCts}, and
+     * every version with a CTS at or below it has been applied.
+     *
+     * @return false if there was nothing to compact
+     */
+    public boolean compact(long horizonCts) throws IOException {
+        compactionLock.lock();
+        try {
+            checkOpen("compact");
+            StoreView input = acquire();
+            try {
+                if (input.tables.isEmpty()) {
+                    return false;
+                }
+                List<MemTable> memtables = input.memtables();
+                VersionGc gc = new VersionGc(horizonCts, tombstone -> {
+                    for (MemTable m : memtables) {
+                        if (tombstone.cts() > 0 && m.get(tombstone.key(), tombstone.cts() - 1) != null) {
+                            return true;
+                        }
+                    }
+                    return false;
+                });
+                List<CloseableIterator<Version>> sources = new ArrayList<>();
+                for (TableHandle t : input.tables) {
+                    sources.add(t.reader().scan(null));
+                }
+                long fileNumber = allocateFileNumber();
+                TableHandle merged = writeTable(fileNumber, new MergingIterator(sources), gc);
+                Set<TableHandle> replaced = new HashSet<>(input.tables);
+                StoreView next = null;
+                installLock.lock();
+                try {
+                    checkOpen("compact");
+                    StoreView current = view;
+                    List<TableHandle> tables = new ArrayList<>();
+                    boolean placed = false;
+                    for (TableHandle t : current.tables) {
+                        if (replaced.contains(t)) {
+                            if (!placed) {
+                                tables.add(merged);
+                                placed = true;
+                            }
+                        } else {
+                            tables.add(t);
+                        }
+                    }
+                    next = new StoreView(current.active, current.frozen, tables);
+                    writeManifest(next);
+                    replaced.forEach(TableHandle::markObsolete);
+                    install(next);
+                } catch (IOException | RuntimeException e) {
+                    discard(merged, next);
+                    throw e;
+                } finally {
+                    installLock.unlock();
+                }
+                compactionCount.incrementAndGet();
+                versionsDroppedByCompaction.addAndGet(gc.droppedCount());
+                return true;
+            } finally {
+                input.release();
+            }
+        } finally {
+            compactionLock.unlock();
+        }
+    }
+
+    private long allocateFileNumber() {
+        installLock.lock();
+        try {
+            return nextFileNumber++;
+        } finally {
+            installLock.unlock();
+        }
+    }
+
+    /** Writes versions (filtered by gc if given) to a new SSTable and opens it. */
+    private TableHandle writeTable(long fileNumber, CloseableIterator<Version> versions, VersionGc gc) throws IOException {
+        String name = Manifest.tableFileName(fileNumber);
+        String path = Dfs.join(directory, name);
+        try (CloseableIterator<Version> in = versions) {
+            DfsOutput out = dfs.create(path);
+            SsTableWriter writer = new SsTableWriter(out, name, options.tables());
+            try {
+                while (in.hasNext()) {
+                    Version v = in.next();
+                    if (gc == null || gc.keep(v)) {
+                        writer.add(v);
+                    }
+                }
+                writer.finish();
+            } catch (IOException | RuntimeException e) {
+                writer.close();
+                dfs.delete(path);
+                throw e;
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new TableHandle(SsTableReader.open(dfs, path, environment.newCacheId(), environment.blockCache()), dfs, path);
+    }
+
+    /**
+     * Writes the manifest that describes {@code next}: its tables, and replay points covering
+     * every version not in them. REQUIRES: installLock held, state OPEN.
+     */
+    private void writeManifest(StoreView next) throws IOException {
+        // Sample the owner's replay point before reading the memtables' positions: a record not
+        // yet applied now is at or after the sample; one applied since is in a memtable read below.
+        Map<String, WalPosition> replay = new TreeMap<>();
+        replay.put(owner.walId(), owner.replayPoint());
+        for (MemTable m : next.memtables()) {
+            m.oldestPositionByWal().forEach((wal, position) -> replay.merge(wal, position, WalPosition::min));
+        }
+        List<SsTableInfo> infos = new ArrayList<>(next.tables.size());
+        for (TableHandle t : next.tables) {
+            infos.add(t.info());
+        }
+        Manifest m = new Manifest(manifest.sequence() + 1, nextFileNumber, infos, replay);
+        ManifestFiles.write(dfs, directory, m);
+        manifest = m;
+    }
+
+    /** Deletes a new table that did not make it into a manifest, with the view built around it. */
+    private static void discard(TableHandle table, StoreView unusedView) {
+        table.markObsolete();
+        if (unusedView != null) {
+            unusedView.release();
+        } else {
+            table.retain();
+            table.release();
+        }
+    }
+
+    /** REQUIRES: installLock held. */
+    private void install(StoreView next) {
+        StoreView old = view;
+        view = next;
+        old.release();
+    }
+
+    private void checkOpen(String operation) {
+        State s = state;
+        if (s != State.OPEN) {
+            throw new IllegalStateException(operation + " of partition store " + directory + " in state " + s
+                    + (s == State.RECOVERING ? ": call finishRecovery first" : ""));
+        }
+    }
+
+    private void scheduleFlush() {
+        var executor = environment.maintenance();
+        if (executor == null || state != State.OPEN || !flushScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        executor.execute(() -> {
+            flushScheduled.set(false);
+            try {
+                if (state == State.OPEN) {
+                    flush();
+                }
+            } catch (IOException e) {
+                lastMaintenanceError = e;
+                LOG.log(Level.WARNING, "background flush of " + directory + " failed; will retry on the next trigger", e);
+            } catch (IllegalStateException e) {
+                if (state == State.OPEN) {
+                    throw e;
+                }
+            }
+        });
+    }
+
+    private void scheduleCompaction() {
+        var executor = environment.maintenance();
+        if (executor == null || state != State.OPEN || !compactionScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        executor.execute(() -> {
+            compactionScheduled.set(false);
+            try {
+                if (state == State.OPEN) {
+                    compact(environment.gcHorizonCts());
+                }
+            } catch (IOException e) {
+                lastMaintenanceError = e;
+                LOG.log(Level.WARNING, "background compaction of " + directory + " failed; will retry on the next trigger", e);
+            } catch (IllegalStateException e) {
+                if (state == State.OPEN) {
+                    throw e;
+                }
+            }
+        });
+    }
+
+    /** Counters and sizes of this store, for heartbeats and dashboards. */
+    public StoreStats stats() {
+        StoreView v = view;
+        long tableBytes = 0;
+        long tableEntries = 0;
+        for (TableHandle t : v.tables) {
+            tableBytes += t.info().fileBytes();
+            tableEntries += t.info().entryCount();
+        }
+        long memBytes = 0;
+        for (MemTable m : v.memtables()) {
+            memBytes += m.sizeBytes();
+        }
+        IOException error = lastMaintenanceError;
+        return new StoreStats(memBytes, v.frozen.size(), v.tables.size(), tableBytes, tableEntries, flushCount.get(),
+                compactionCount.get(), versionsDroppedByCompaction.get(), error == null ? null : error.toString());
+    }
+
+    /** The manifest as last written or read. */
+    public Manifest manifest() {
+        installLock.lock();
+        try {
+            return manifest;
+        } finally {
+            installLock.unlock();
+        }
+    }
+
+    public String directory() {
+        return directory;
+    }
+
+    /**
+     * Closes the store without flushing (the owner flushes first for a clean hand-over; after a
+     * crash the WAL has everything). Readers holding a view finish with it first.
+     */
+    @Override
+    public void close() {
+        applyLock.writeLock().lock();
+        installLock.lock();
+        try {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+            view.release();
+            flushed.signalAll();
+        } finally {
+            installLock.unlock();
+            applyLock.writeLock().unlock();
+        }
+    }
+}

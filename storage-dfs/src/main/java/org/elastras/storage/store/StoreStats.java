@@ -1,0 +1,18 @@
+package org.elastras.storage.store;
+
+/**
+ * A snapshot of one partition store's sizes and counters. Immutable.
+ *
+ * @param memtableBytes bytes in the active and frozen memtables
+ * @param frozenMemtables memtables waiting for flush
+ * @param tables SSTables in the current manifest
+ * @param tableBytes their total size on the DFS
+ * @param tableEntries versions in them
+ * @param flushes flushes completed since open
+ * @param compactions compactions completed since open
+ * @param versionsDroppedByCompaction versions garbage-collected since open
+ * @param lastMaintenanceError the last background flush or compaction failure, or null
+ */
+public record StoreStats(long memtableBytes, int frozenMemtables, int tables, long tableBytes, long tableEntries,
+        long flushes, long compactions, long versionsDroppedByCompaction, String lastMaintenanceError) {
+}
