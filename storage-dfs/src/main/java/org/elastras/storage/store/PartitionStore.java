@@ -664,6 +664,42 @@ public final class PartitionStore implements Closeable {
     }
 
     /**
+     * Clean hand-over: flushes everything, writes a manifest that names no write-ahead log (the
+     * tables hold every version, so the next owner replays nothing and this owner's log segments
+     * may be deleted), and closes.
+     *
+     * <p>REQUIRES: the owner stopped admitting commits to this partition and every commit it
+     * logged for it has been applied.
+     */
+    public void closeAfterFlush() throws IOException {
+        flushLock.lock();
+        try {
+            flush();
+            installLock.lock();
+            try {
+                checkOpen("closeAfterFlush");
+                StoreView current = view;
+                if (!current.active.isEmpty() || !current.frozen.isEmpty()) {
+                    throw new IllegalStateException("closeAfterFlush of " + directory
+                            + ": versions were applied during the final flush; stop admitting commits first");
+                }
+                List<SsTableInfo> infos = new ArrayList<>(current.tables.size());
+                for (TableHandle t : current.tables) {
+                    infos.add(t.info());
+                }
+                Manifest m = new Manifest(manifest.sequence() + 1, nextFileNumber, infos, Map.of());
+                ManifestFiles.write(dfs, directory, m);
+                manifest = m;
+            } finally {
+                installLock.unlock();
+            }
+            close();
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /**
      * Closes the store without flushing (the owner flushes first for a clean hand-over; after a
      * crash the WAL has everything). Readers holding a view finish with it first.
      */

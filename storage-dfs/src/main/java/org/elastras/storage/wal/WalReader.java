@@ -44,8 +44,9 @@ public final class WalReader {
      * Every record whose position is at or after {@code from}, in log order. The chain of
      * segments is checked up front (headers only); records are read lazily.
      *
-     * @throws CorruptionException if a segment is missing from the middle of the chain or a header
-     *     is bad
+     * @throws CorruptionException if a segment is missing from the middle of the chain, a header
+     *     is bad, or {@code from} (other than {@link WalPosition#START}) lies in a segment that no
+     *     longer exists
      */
     public static CloseableIterator<WalEntry> replay(Dfs dfs, String walDirectory, WalPosition from)
             throws IOException {
@@ -53,6 +54,14 @@ public final class WalReader {
             throw new IllegalArgumentException("from is null: use WalPosition.START for the whole log");
         }
         List<Long> segments = segments(dfs, walDirectory);
+        boolean fromStart = from.equals(WalPosition.START);
+        if (!fromStart && (segments.isEmpty() || segments.get(0) > from.segment())) {
+            // Retention deletes only segments no partition needs; a replay point inside a deleted
+            // segment means records someone needs are gone. Never start silently later.
+            throw new CorruptionException(Dfs.join(walDirectory, WalFormat.segmentFileName(from.segment())), from.offset(),
+                    "replay from " + from + " needs WAL segment " + from.segment() + " but "
+                    + (segments.isEmpty() ? "the log has no segments" : "the oldest segment left is " + segments.get(0)));
+        }
         List<long[]> plan = new ArrayList<>();
         for (int i = 0; i < segments.size(); i++) {
             long segment = segments.get(i);

@@ -231,4 +231,16 @@ class PartitionStoreTest {
         assertEquals(1, dfs.list("p").stream().filter(n -> n.endsWith(".sst")).count(), "the failed table was removed");
         reopened.close();
     }
+
+    @Test
+    void aCleanHandOverLeavesNothingToReplay() throws IOException {
+        MemoryDfs dfs = new MemoryDfs();
+        PartitionStore store = openFresh(dfs);
+        store.apply("w", new WalPosition(1, 40), List.of(new Version(b("k"), 1, b("v"))));
+        store.closeAfterFlush();
+        PartitionStore next = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+        assertEquals(Map.of(), next.replayPoints(), "the old owner's log segments may be deleted");
+        assertArrayEquals(b("v"), next.get(b("k"), 1));
+        next.close();
+    }
 }

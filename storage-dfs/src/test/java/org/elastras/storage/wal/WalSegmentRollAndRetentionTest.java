@@ -1,6 +1,7 @@
 package org.elastras.storage.wal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.DfsKind;
+import org.elastras.storage.util.CorruptionException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -66,6 +68,11 @@ class WalSegmentRollAndRetentionTest {
                 List<WalEntry> fromStart = WalReader.readAll(dfs, "wal", WalPosition.START);
                 assertEquals(oldest.segment(), fromStart.get(0).position().segment());
                 assertEquals(records.size(), fromStart.size() + positions.indexOf(fromStart.get(0).position()));
+
+                // A replay point inside a deleted segment is an error, never a silent later start.
+                WalPosition deleted = positions.get(0);
+                CorruptionException gone = assertThrows(CorruptionException.class, () -> WalReader.readAll(dfs, "wal", deleted));
+                assertTrue(gone.getMessage().contains("needs WAL segment " + deleted.segment()), gone.getMessage());
 
                 // Nothing retained: everything but the segment being written may go.
                 retention.release(0);
