@@ -1,0 +1,118 @@
+package org.elastras.otm.server;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.elastras.catalog.meta.ZkPaths;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class LeaseKeeperTest {
+
+    private TestingServer zk;
+    private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void startZooKeeper() throws Exception {
+        zk = new TestingServer(true);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        clients.forEach(CuratorFramework::close);
+        zk.close();
+    }
+
+    private CuratorFramework client(int sessionTimeoutMs) {
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(zk.getConnectString())
+                .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(2_000).retryPolicy(new RetryNTimes(100, 100)).build();
+        c.start();
+        clients.add(c);
+        return c;
+    }
+
+    private static final class Events implements LeaseKeeper.Listener {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void leaseSuspended() {
+            seen.add("suspended");
+        }
+
+        @Override
+        public void leaseResumed() {
+            seen.add("resumed");
+        }
+
+        @Override
+        public void leaseLost() {
+            seen.add("lost");
+        }
+    }
+
+    static void await(BooleanSupplier condition, long timeoutMs, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeoutMs + " ms waiting for: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void oneLiveProcessPerOtmId() throws Exception {
+        LeaseKeeper first = new LeaseKeeper(client(10_000), ZkPaths.defaults(), "otm-1", new byte[] {1}, new Events());
+        first.acquire(5_000);
+        assertTrue(first.holds());
+        LeaseKeeper second = new LeaseKeeper(client(10_000), ZkPaths.defaults(), "otm-1", new byte[] {2}, new Events());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> second.acquire(5_000));
+        assertTrue(e.getMessage().contains("already registered"), e.getMessage());
+        first.close();
+        second.acquire(5_000);
+        assertTrue(second.holds());
+    }
+
+    @Test
+    void anExpiredSessionLosesTheLeaseForGood() throws Exception {
+        CuratorFramework c = client(10_000);
+        Events events = new Events();
+        LeaseKeeper lease = new LeaseKeeper(c, ZkPaths.defaults(), "otm-2", new byte[0], events);
+        lease.acquire(5_000);
+        ZkSessions.expire(c, zk.getConnectString());
+        assertNull(c.checkExists().forPath(ZkPaths.defaults().otm("otm-2")), "the server dropped the ephemeral node");
+        await(lease::lost, 10_000, "lease lost after session expiry");
+        assertFalse(lease.holds());
+        assertTrue(events.seen.contains("lost"), events.seen.toString());
+        // Curator reconnects with a new session, but the lease stays lost and the znode is gone.
+        await(() -> c.getZookeeperClient().isConnected(), 10_000, "reconnected");
+        assertFalse(lease.holds());
+        assertNull(c.checkExists().forPath(ZkPaths.defaults().otm("otm-2")));
+    }
+
+    @Test
+    void aConnectionOutageSuspendsServiceAndTheSameSessionResumesIt() throws Exception {
+        CuratorFramework c = client(20_000);
+        Events events = new Events();
+        LeaseKeeper lease = new LeaseKeeper(c, ZkPaths.defaults(), "otm-3", new byte[0], events);
+        lease.acquire(5_000);
+        zk.stop();
+        await(() -> !lease.holds(), 15_000, "suspended when ZooKeeper is unreachable");
+        assertFalse(lease.lost());
+        zk.restart();
+        await(lease::holds, 15_000, "resumed on reconnect with the same session");
+        assertTrue(events.seen.containsAll(List.of("suspended", "resumed")), events.seen.toString());
+        assertNotNull(c.checkExists().forPath(ZkPaths.defaults().otm("otm-3")));
+    }
+}
