@@ -1,0 +1,7 @@
+package org.elastras.client.protocol;
+
+/**
+ * The answer to {@link OpenPartitionRequest}: the partition is recovered and served. Immutable; no fields.
+ */
+public record OpenPartitionResponse() {
+}

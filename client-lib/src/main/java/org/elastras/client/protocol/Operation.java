@@ -1,0 +1,66 @@
+package org.elastras.client.protocol;
+
+import java.util.Optional;
+
+/**
+ * The operations of the protocol: each is a POST to {@code /v1/<wireName>} whose body is the
+ * request record and whose 200 answer is the response record. Immutable.
+ */
+public enum Operation {
+    BEGIN("begin", BeginRequest.class, BeginResponse.class),
+    GET("get", GetRequest.class, GetResponse.class),
+    PUT("put", PutRequest.class, PutResponse.class),
+    DELETE("delete", DeleteRequest.class, DeleteResponse.class),
+    SCAN("scan", ScanRequest.class, ScanResponse.class),
+    COMMIT("commit", CommitRequest.class, CommitResponse.class),
+    ABORT("abort", AbortRequest.class, AbortResponse.class),
+    CALL("call", CallRequest.class, CallResponse.class),
+    REGISTER_DATABASE("registerDatabase", RegisterDatabaseRequest.class, RegisterDatabaseResponse.class),
+    OPEN_PARTITION("openPartition", OpenPartitionRequest.class, OpenPartitionResponse.class),
+    CLOSE_PARTITION("closePartition", ClosePartitionRequest.class, ClosePartitionResponse.class),
+    FLUSH_PARTITION("flushPartition", FlushPartitionRequest.class, FlushPartitionResponse.class),
+    STATUS("status", StatusRequest.class, StatusResponse.class);
+
+    /** The path prefix of every operation. */
+    public static final String PATH_PREFIX = "/v1/";
+
+    private final String wireName;
+    private final Class<? extends Record> requestType;
+    private final Class<? extends Record> responseType;
+
+    Operation(String wireName, Class<? extends Record> requestType, Class<? extends Record> responseType) {
+        this.wireName = wireName;
+        this.requestType = requestType;
+        this.responseType = responseType;
+    }
+
+    /** The operation's name in its path. */
+    public String wireName() {
+        return wireName;
+    }
+
+    /** The path the operation is posted to. */
+    public String path() {
+        return PATH_PREFIX + wireName;
+    }
+
+    /** The record the request body decodes to. */
+    public Class<? extends Record> requestType() {
+        return requestType;
+    }
+
+    /** The record a successful answer decodes to. */
+    public Class<? extends Record> responseType() {
+        return responseType;
+    }
+
+    /** The operation named {@code wireName} (exact case), if any. */
+    public static Optional<Operation> byWireName(String wireName) {
+        for (Operation op : values()) {
+            if (op.wireName.equals(wireName)) {
+                return Optional.of(op);
+            }
+        }
+        return Optional.empty();
+    }
+}

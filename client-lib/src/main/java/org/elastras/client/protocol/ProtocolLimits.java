@@ -1,0 +1,27 @@
+package org.elastras.client.protocol;
+
+import org.elastras.catalog.schema.SchemaLimits;
+
+/**
+ * The bounds every decoded request is checked against, beyond the byte-level bounds of
+ * {@link ProtocolCodec}. Holds only constants.
+ *
+ * <p>These bound what one request can make a server hold; the server applies its own, usually
+ * tighter, limits on keys, values and write sets on top.
+ */
+public final class ProtocolLimits {
+
+    /** Most values in a key or key prefix: a primary key has at most this many columns. */
+    public static final int KEY_VALUES_MAX = SchemaLimits.KEY_COLUMNS_MAX;
+    /** Most columns in one row. */
+    public static final int ROW_COLUMNS_MAX = SchemaLimits.COLUMNS_PER_TABLE_MAX;
+    /** Most rows one scan may ask for. */
+    public static final int SCAN_ROWS_MAX = 10_000;
+    /** Most arguments of one stored-procedure call. */
+    public static final int PROCEDURE_ARGS_MAX = 1_024;
+    /** Longest name of a stored procedure or OTM, in characters. */
+    public static final int NAME_LENGTH_MAX = 256;
+
+    private ProtocolLimits() {
+    }
+}

@@ -1,0 +1,90 @@
+package org.elastras.otm.http;
+
+import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CallResponse;
+import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.ClosePartitionResponse;
+import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.CommitResponse;
+import org.elastras.client.protocol.DeleteRequest;
+import org.elastras.client.protocol.DeleteResponse;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.FlushPartitionRequest;
+import org.elastras.client.protocol.FlushPartitionResponse;
+import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.OpenPartitionRequest;
+import org.elastras.client.protocol.OpenPartitionResponse;
+import org.elastras.client.protocol.PutRequest;
+import org.elastras.client.protocol.PutResponse;
+import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.RegisterDatabaseResponse;
+import org.elastras.client.protocol.ScanRequest;
+import org.elastras.client.protocol.ScanResponse;
+import org.elastras.client.protocol.StatusRequest;
+import org.elastras.client.protocol.StatusResponse;
+
+/**
+ * What an OTM does for each protocol operation: the transaction side implements it, and
+ * {@link OtmHttpServer} puts it on the network. Implementations must be thread-safe: every method is
+ * called concurrently from the server's bounded pool of worker threads, and may block (bounded) — a
+ * commit until its WAL sync, a begin until the snapshot reaches {@code afterCts}.
+ *
+ * <p>Requests arrive well-formed (the records check their own fields) but not checked against any
+ * schema: names may be unknown, values may not fit their columns (convert them with
+ * {@link org.elastras.client.protocol.WireValues}). Every error a client can cause is thrown as an
+ * {@link ElasTrasException} with its {@link org.elastras.client.protocol.ErrorCode}, and must leave
+ * nothing changed; any other exception is answered INTERNAL and logged.
+ *
+ * <p>While {@link #serving()} is false every operation should throw
+ * {@link org.elastras.client.protocol.ErrorCode#NOT_SERVING}; the server does not check it for you,
+ * because only the service knows the exact moment its lease ended.
+ */
+public interface OtmService {
+
+    /** Whether this OTM holds its lease and serves requests; answers {@code GET /ready}. Must not block. */
+    boolean serving();
+
+    /** Starts an interactive transaction. */
+    BeginResponse begin(BeginRequest request) throws ElasTrasException;
+
+    /** Reads one row inside a transaction. */
+    GetResponse get(GetRequest request) throws ElasTrasException;
+
+    /** Buffers a row write inside a transaction (first updater wins: CONFLICT now if another got there first). */
+    PutResponse put(PutRequest request) throws ElasTrasException;
+
+    /** Buffers a row delete inside a transaction. */
+    DeleteResponse delete(DeleteRequest request) throws ElasTrasException;
+
+    /** Reads a range of rows inside a transaction. */
+    ScanResponse scan(ScanRequest request) throws ElasTrasException;
+
+    /** Commits a transaction; returns once the commit is durable. */
+    CommitResponse commit(CommitRequest request) throws ElasTrasException;
+
+    /** Aborts a transaction. */
+    AbortResponse abort(AbortRequest request) throws ElasTrasException;
+
+    /** Runs a stored procedure as one transaction, retrying it on conflicts a bounded number of times. */
+    CallResponse call(CallRequest request) throws ElasTrasException;
+
+    /** Admin: registers a database's schema. */
+    RegisterDatabaseResponse registerDatabase(RegisterDatabaseRequest request) throws ElasTrasException;
+
+    /** Admin: opens (recovers) and serves a partition. */
+    OpenPartitionResponse openPartition(OpenPartitionRequest request) throws ElasTrasException;
+
+    /** Admin: stops serving a partition. */
+    ClosePartitionResponse closePartition(ClosePartitionRequest request) throws ElasTrasException;
+
+    /** Admin: flushes a partition's memtable to the DFS. */
+    FlushPartitionResponse flushPartition(FlushPartitionRequest request) throws ElasTrasException;
+
+    /** Admin: what this OTM is and serves. Should answer even while not serving. */
+    StatusResponse status(StatusRequest request) throws ElasTrasException;
+}
