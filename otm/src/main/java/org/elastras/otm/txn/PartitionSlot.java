@@ -1,0 +1,37 @@
+package org.elastras.otm.txn;
+
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.elastras.storage.store.PartitionStore;
+import org.elastras.storage.store.Version;
+
+/**
+ * One partition a {@link TransactionManager} serves: its store, the write intents of its open
+ * transactions, and the lock under which commits take their CTS.
+ *
+ * <p>Thread-safe: the intent map is concurrent; {@link #serving} is volatile and only cleared
+ * under {@link #commitLock}.
+ */
+final class PartitionSlot {
+
+    final long partitionId;
+    final PartitionStore store;
+    /**
+     * Key -> the transaction holding the write intent on it (at most one: first updater wins).
+     * Sorted, so that commit validation can find intents inside a scanned range.
+     */
+    final ConcurrentSkipListMap<byte[], Transaction> intents = new ConcurrentSkipListMap<>(Version::compareKeys);
+    /**
+     * Held while a commit takes its CTS and publishes itself as COMMITTING, so that every
+     * transaction of this partition with a smaller CTS is visible as committing (or applied) to a
+     * validation that runs after it.
+     */
+    final ReentrantLock commitLock = new ReentrantLock();
+    /** False once the partition is being removed: no begin, no new CTS. */
+    volatile boolean serving = true;
+
+    PartitionSlot(long partitionId, PartitionStore store) {
+        this.partitionId = partitionId;
+        this.store = store;
+    }
+}

@@ -1,0 +1,76 @@
+package org.elastras.otm.txn;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import org.elastras.storage.store.Version;
+
+/**
+ * The state of one open transaction inside a {@link TransactionManager}: its snapshot, its private
+ * write set (which doubles as the list of write intents it holds), and for SERIALIZABLE the read
+ * set to validate at commit.
+ *
+ * <p>Every call on the transaction holds {@link #lock}; the mutable collections are guarded by it.
+ * {@link #state} and {@link #cts} are also read without the lock by other transactions that run
+ * into this one's intents, and by the reaper.
+ */
+final class Transaction {
+
+    enum State { ACTIVE, COMMITTING, COMMITTED, ABORTED }
+
+    final long id;
+    final PartitionSlot slot;
+    final Isolation isolation;
+    final String clientId;
+    final long snapshot;
+    final ReentrantLock lock = new ReentrantLock();
+    /** Completes with the CTS when committed, with 0 when aborted. */
+    final CompletableFuture<Long> outcome = new CompletableFuture<>();
+
+    /** Set (cts first, then state) under the partition's commit lock when the commit takes its CTS. */
+    volatile State state = State.ACTIVE;
+    volatile long cts;
+    /** Time of the last call, by the manager's clock; read by the reaper. */
+    volatile long lastActivityMs;
+
+    /** Guarded by lock: key -> value, or null for a delete. Every key here is an intent held. */
+    final TreeMap<byte[], byte[]> writes = new TreeMap<>(Version::compareKeys);
+    /** Guarded by lock: bytes of keys plus values in {@link #writes}. */
+    long writeBytes;
+    /** Guarded by lock, SERIALIZABLE only: keys read from the snapshot. */
+    final TreeSet<byte[]> readKeys = new TreeSet<>(Version::compareKeys);
+    /** Guarded by lock, SERIALIZABLE only: ranges scanned, {from, toExclusive-or-null}. */
+    final List<byte[][]> readRanges = new ArrayList<>();
+
+    Transaction(long id, PartitionSlot slot, Isolation isolation, String clientId, long snapshot, long nowMs) {
+        this.id = id;
+        this.slot = slot;
+        this.isolation = isolation;
+        this.clientId = clientId;
+        this.snapshot = snapshot;
+        this.lastActivityMs = nowMs;
+    }
+
+    /** Read-set entries held: keys plus ranges. REQUIRES: lock. */
+    int readSetSize() {
+        return readKeys.size() + readRanges.size();
+    }
+
+    boolean validatesReads() {
+        return isolation == Isolation.SERIALIZABLE;
+    }
+
+    /** Whether this transaction took its CTS before {@code cts}: it is committing or committed below it. */
+    boolean committedBefore(long otherCts) {
+        State s = state;
+        return (s == State.COMMITTING || s == State.COMMITTED) && cts < otherCts;
+    }
+
+    @Override
+    public String toString() {
+        return "transaction " + id;
+    }
+}

@@ -1,0 +1,829 @@
+package org.elastras.otm.txn;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.elastras.otm.txn.TransactionException.Reason;
+import org.elastras.storage.store.PartitionStore;
+import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.store.Version;
+import org.elastras.storage.util.CloseableIterator;
+import org.elastras.storage.util.LimitExceededException;
+import org.elastras.storage.wal.WalPosition;
+import org.elastras.storage.wal.WalRecord;
+import org.elastras.storage.wal.WalWriter;
+
+/**
+ * The transaction manager of one OTM for the partitions it owns: snapshot reads merged with each
+ * transaction's private writes, write-write conflicts resolved first-updater-wins when the write
+ * happens, read-set validation at commit for SERIALIZABLE, and the commit pipeline
+ * (take a CTS -> WAL append and group-commit sync -> acknowledge -> apply -> report readable).
+ *
+ * <p>Thread-safe: any thread may call any method. Calls on different transactions run in
+ * parallel; calls on one transaction are serialised by that transaction's lock. IO (store reads,
+ * waiting for the log's sync) happens on the calling thread; there are no threads here. Time comes
+ * from the injected clock, and {@link #reap} is driven by the caller's timer.
+ *
+ * <h2>How conflicts are found</h2>
+ * <ul>
+ * <li>A write intent is an entry key -> transaction in the partition's intent map, taken with
+ *     {@code putIfAbsent} at the first write of a key and released after the commit is applied (or
+ *     at abort). A write first takes the intent, then reads the latest committed version: since a
+ *     committer releases its intents only after its versions are applied, a concurrent committer is
+ *     seen either as an intent or as a version newer than the writer's snapshot. Either aborts the
+ *     writer at once with CONFLICT.</li>
+ * <li>A commit takes its CTS and publishes itself as COMMITTING in one short critical section per
+ *     partition. SERIALIZABLE validation then runs outside it: for each key read (and each range
+ *     scanned) it looks first for an intent of a transaction that took a smaller CTS, then for a
+ *     version committed between the snapshot and its own CTS. Every transaction of the partition
+ *     with a smaller CTS published itself before this one took its CTS, so it is found as one or
+ *     the other; a failed validation reports its CTS unused. Committed SERIALIZABLE transactions
+ *     are therefore equivalent to running one at a time in CTS order. Read-only transactions read
+ *     a gap-free snapshot, which is such a prefix, so they commit without validation.</li>
+ * </ul>
+ */
+public final class TransactionManager {
+
+    /** How many ended transaction ids are remembered, to tell "timed out" from "never existed". */
+    private static final int RECENT_ENDINGS_MAX = 4096;
+
+    private final WalWriter wal;
+    private final UnappliedCommits unapplied;
+    private final TimestampSource timestamps;
+    private final SnapshotTracker snapshots;
+    private final TransactionLimits limits;
+    private final LongSupplier clockMs;
+
+    private final ConcurrentHashMap<Long, PartitionSlot> partitions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Transaction> transactions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Integer> openPerClient = new ConcurrentHashMap<>();
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong nextId = new AtomicLong(1);
+    /** Guarded by itself: recently ended transaction id -> how it ended, oldest first. */
+    private final LinkedHashMap<Long, Ending> recentEndings = new LinkedHashMap<>();
+
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong aborts = new AtomicLong();
+
+    private record Ending(Reason reason, String what) {
+    }
+
+    /**
+     * @param wal the OTM's write-ahead log, shared by its partitions
+     * @param unapplied the commit tracker the partition stores were given in {@code finishRecovery}
+     * @param timestamps where commit timestamps come from
+     * @param snapshots the snapshot counter; every CTS taken is reported to it
+     * @param clockMs milliseconds of some monotonic clock, for idle timeouts
+     */
+    public TransactionManager(WalWriter wal, UnappliedCommits unapplied, TimestampSource timestamps,
+            SnapshotTracker snapshots, TransactionLimits limits, LongSupplier clockMs) {
+        if (wal == null || unapplied == null || timestamps == null || snapshots == null || limits == null
+                || clockMs == null) {
+            throw new IllegalArgumentException("wal, unapplied, timestamps, snapshots, limits and clock are required");
+        }
+        this.wal = wal;
+        this.unapplied = unapplied;
+        this.timestamps = timestamps;
+        this.snapshots = snapshots;
+        this.limits = limits;
+        this.clockMs = clockMs;
+    }
+
+    // ---------------------------------------------------------------- partitions
+
+    /**
+     * Starts serving transactions on a partition. REQUIRES: the store finished recovery with this
+     * manager's {@code UnappliedCommits} as its WAL cursor.
+     */
+    public void addPartition(long partitionId, PartitionStore store) {
+        if (store == null) {
+            throw new IllegalArgumentException("partition " + partitionId + " needs a store");
+        }
+        if (partitions.putIfAbsent(partitionId, new PartitionSlot(partitionId, store)) != null) {
+            throw new IllegalStateException("partition " + partitionId + " is already served");
+        }
+    }
+
+    /**
+     * Stops serving a partition: no new transaction or commit starts on it, open transactions are
+     * aborted with NOT_OWNER, and commits already logging are waited for (up to
+     * {@code drainTimeoutMs}). The caller then flushes and closes the store.
+     *
+     * @return the partition's store, or null if it was not served; the partition is forgotten
+     *     either way
+     * @throws IllegalStateException if a commit still runs after the timeout (the store must not be
+     *     closed then; the partition stays registered as not serving)
+     */
+    public PartitionStore removePartition(long partitionId, long drainTimeoutMs) throws InterruptedException {
+        PartitionSlot slot = partitions.get(partitionId);
+        if (slot == null) {
+            return null;
+        }
+        slot.commitLock.lock();
+        try {
+            slot.serving = false;
+        } finally {
+            slot.commitLock.unlock();
+        }
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMs);
+        for (Transaction t : transactions.values()) {
+            if (t.slot != slot) {
+                continue;
+            }
+            long leftNanos = deadlineNanos - System.nanoTime();
+            if (!t.lock.tryLock(Math.max(0, leftNanos), TimeUnit.NANOSECONDS)) {
+                throw new IllegalStateException(t + " on partition " + partitionId + " is still committing after "
+                        + drainTimeoutMs + " ms; the partition is no longer serving but was not removed");
+            }
+            try {
+                if (t.state == Transaction.State.ACTIVE) {
+                    abortLocked(t, Reason.NOT_OWNER, "its partition " + partitionId + " was closed on this OTM");
+                }
+            } finally {
+                t.lock.unlock();
+            }
+        }
+        partitions.remove(partitionId, slot);
+        return slot.store;
+    }
+
+    /** Whether this manager serves the partition. */
+    public boolean serves(long partitionId) {
+        PartitionSlot slot = partitions.get(partitionId);
+        return slot != null && slot.serving;
+    }
+
+    // ---------------------------------------------------------------- begin, reads, writes
+
+    /** Begins a transaction of an anonymous client. See {@link #begin(long, Isolation, String)}. */
+    public long begin(long partitionId, Isolation isolation) {
+        return begin(partitionId, isolation, "");
+    }
+
+    /**
+     * Begins a transaction on a partition at the current snapshot.
+     *
+     * @param clientId who opens it, for the per-client limit on open transactions
+     * @return the transaction id, for the other calls
+     * @throws TransactionException NOT_OWNER, or LIMIT_EXCEEDED if too many transactions are open
+     */
+    public long begin(long partitionId, Isolation isolation, String clientId) {
+        if (isolation == null || clientId == null) {
+            throw new IllegalArgumentException("isolation and client id are required");
+        }
+        PartitionSlot slot = servingSlot(partitionId);
+        reserveOpenSlot(clientId);
+        Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshots.snapshot(),
+                clockMs.getAsLong());
+        transactions.put(t.id, t);
+        if (!slot.serving) {
+            // removePartition may have scanned the transactions before this one was registered.
+            transactions.remove(t.id);
+            releaseOpenSlot(clientId);
+            throw notOwner(partitionId);
+        }
+        return t.id;
+    }
+
+    /** The snapshot a transaction reads at. */
+    public long snapshotOf(long txnId) {
+        Transaction t = enter(txnId);
+        try {
+            return t.snapshot;
+        } finally {
+            leave(t);
+        }
+    }
+
+    /** The partition a transaction runs on. */
+    public long partitionOf(long txnId) {
+        Transaction t = enter(txnId);
+        try {
+            return t.slot.partitionId;
+        } finally {
+            leave(t);
+        }
+    }
+
+    /**
+     * The value of {@code key} as this transaction sees it: its own write if it wrote the key, else
+     * the snapshot's value; null if absent or deleted.
+     */
+    public byte[] get(long txnId, byte[] key) {
+        Transaction t = enter(txnId);
+        try {
+            checkKey(key);
+            if (t.writes.containsKey(key)) {
+                byte[] own = t.writes.get(key);
+                return own == null ? null : own.clone();
+            }
+            if (t.validatesReads() && !t.readKeys.contains(key) && t.readSetSize() >= limits.readSetKeysMax()) {
+                throw limit(t, "read set", t.readSetSize() + 1, limits.readSetKeysMax(), "readSetKeysMax");
+            }
+            byte[] value;
+            try {
+                value = t.slot.store.get(key, t.snapshot);
+                value = value == null ? null : value.clone();
+            } catch (IOException | UncheckedIOException e) {
+                throw storageFailed(t, e);
+            }
+            if (t.validatesReads()) {
+                t.readKeys.add(key.clone());
+            }
+            return value;
+        } finally {
+            leave(t);
+        }
+    }
+
+    /**
+     * Buffers a write of {@code key} privately. The first write of a key takes its write intent:
+     * if another transaction holds it, or a version newer than this transaction's snapshot is
+     * committed, this transaction is aborted now with CONFLICT (first updater wins).
+     */
+    public void put(long txnId, byte[] key, byte[] value) {
+        if (value == null) {
+            throw new IllegalArgumentException("put needs a value; use delete to remove a key");
+        }
+        write(txnId, key, value);
+    }
+
+    /** Buffers a delete of {@code key}; conflicts as {@link #put}. */
+    public void delete(long txnId, byte[] key) {
+        write(txnId, key, null);
+    }
+
+    private void write(long txnId, byte[] key, byte[] value) {
+        Transaction t = enter(txnId);
+        try {
+            checkKey(key);
+            if (value != null && value.length > limits.valueBytesMax()) {
+                throw limit(t, "value size", value.length, limits.valueBytesMax(), "valueBytesMax");
+            }
+            boolean had = t.writes.containsKey(key);
+            long oldBytes = had ? key.length + lengthOf(t.writes.get(key)) : 0;
+            long newBytes = t.writeBytes - oldBytes + key.length + lengthOf(value);
+            if (!had && t.writes.size() >= limits.writeSetKeysMax()) {
+                throw limit(t, "write set", t.writes.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
+            }
+            if (newBytes > limits.writeSetBytesMax()) {
+                throw limit(t, "write set bytes", newBytes, limits.writeSetBytesMax(), "writeSetBytesMax");
+            }
+            byte[] ownValue = value == null ? null : value.clone();
+            if (had) {
+                t.writes.put(key, ownValue);
+            } else {
+                byte[] ownKey = key.clone();
+                acquireIntent(t, ownKey);
+                t.writes.put(ownKey, ownValue);
+            }
+            t.writeBytes = newBytes;
+        } finally {
+            leave(t);
+        }
+    }
+
+    /** First updater wins. REQUIRES: t.lock, t does not hold the intent yet. */
+    private void acquireIntent(Transaction t, byte[] key) {
+        PartitionSlot slot = t.slot;
+        Transaction holder = slot.intents.putIfAbsent(key, t);
+        if (holder != null) {
+            abortLocked(t, Reason.CONFLICT, "it wrote a key " + holder + " had written first");
+            throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
+                    + " is writing the same key (first updater wins); run the transaction again", null);
+        }
+        // The intent is ours from here on; a committer that released it before us has applied.
+        Version latest;
+        try {
+            latest = slot.store.getVersion(key, Long.MAX_VALUE);
+        } catch (IOException | UncheckedIOException e) {
+            slot.intents.remove(key, t);
+            throw storageFailed(t, e);
+        }
+        if (latest != null && latest.cts() > t.snapshot) {
+            slot.intents.remove(key, t);
+            abortLocked(t, Reason.CONFLICT, "it wrote a key committed at CTS " + latest.cts() + " after its snapshot");
+            throw new TransactionException(Reason.CONFLICT, true, 0, latest.cts(), t + " aborted: the key was written by a"
+                    + " transaction that committed at CTS " + latest.cts() + ", after this transaction's snapshot "
+                    + t.snapshot + " (first updater wins); run the transaction again", null);
+        }
+    }
+
+    /**
+     * The rows with keys in [{@code fromKey}, {@code toKeyExclusive}) as this transaction sees
+     * them (the snapshot merged with its own writes and deletes), in key order, at most
+     * {@code limit}.
+     *
+     * @param fromKey null or empty: from the first key
+     * @param toKeyExclusive null: to the last key
+     */
+    public List<KeyValue> scan(long txnId, byte[] fromKey, byte[] toKeyExclusive, int limit) {
+        Transaction t = enter(txnId);
+        try {
+            if (limit < 0 || limit > limits.scanRowsMax()) {
+                throw limit(t, "scan limit", limit, limits.scanRowsMax(), "scanRowsMax");
+            }
+            byte[] from = fromKey == null ? new byte[0] : fromKey;
+            checkKey(from);
+            if (toKeyExclusive != null) {
+                checkKey(toKeyExclusive);
+            }
+            if (limit == 0 || (toKeyExclusive != null && Version.compareKeys(from, toKeyExclusive) >= 0)) {
+                return List.of();
+            }
+            if (t.validatesReads() && t.readSetSize() + limit + 1L > limits.readSetKeysMax()) {
+                throw limit(t, "read set after a scan of up to " + limit + " rows", t.readSetSize() + limit + 1L,
+                        limits.readSetKeysMax(), "readSetKeysMax");
+            }
+            NavigableMap<byte[], byte[]> own = toKeyExclusive == null
+                    ? t.writes.tailMap(from, true) : t.writes.subMap(from, true, toKeyExclusive, false);
+            int ownDeletes = 0;
+            for (byte[] v : own.values()) {
+                if (v == null) {
+                    ownDeletes++;
+                }
+            }
+            // Each own delete hides at most one stored row, so this many stored rows fill the limit.
+            int storeLimit = (int) Math.min(Integer.MAX_VALUE, (long) limit + ownDeletes);
+            List<KeyValue> rows = new ArrayList<>(Math.min(limit, 1024));
+            List<byte[]> storedKeys = new ArrayList<>();
+            try (CloseableIterator<Version> stored = t.slot.store.scan(from, toKeyExclusive, t.snapshot, storeLimit)) {
+                Iterator<Map.Entry<byte[], byte[]>> mine = own.entrySet().iterator();
+                Version s = stored.hasNext() ? stored.next() : null;
+                Map.Entry<byte[], byte[]> m = mine.hasNext() ? mine.next() : null;
+                while (rows.size() < limit && (s != null || m != null)) {
+                    int c = s == null ? 1 : m == null ? -1 : Version.compareKeys(s.key(), m.getKey());
+                    if (c < 0) {
+                        rows.add(new KeyValue(s.key().clone(), s.value().clone()));
+                        storedKeys.add(s.key());
+                        s = stored.hasNext() ? stored.next() : null;
+                    } else {
+                        if (m.getValue() != null) {
+                            rows.add(new KeyValue(m.getKey().clone(), m.getValue().clone()));
+                        }
+                        if (c == 0) {
+                            s = stored.hasNext() ? stored.next() : null;
+                        }
+                        m = mine.hasNext() ? mine.next() : null;
+                    }
+                }
+            } catch (UncheckedIOException e) {
+                throw storageFailed(t, e);
+            }
+            if (t.validatesReads()) {
+                byte[] readEnd = rows.size() == limit
+                        ? successor(rows.get(rows.size() - 1).key()) : toKeyExclusive;
+                t.readRanges.add(new byte[][] {from.clone(), readEnd == null ? null : readEnd.clone()});
+                for (byte[] k : storedKeys) {
+                    if (readEnd == null || Version.compareKeys(k, readEnd) < 0) {
+                        t.readKeys.add(k);
+                    }
+                }
+            }
+            return rows;
+        } finally {
+            leave(t);
+        }
+    }
+
+    // ---------------------------------------------------------------- commit, abort
+
+    /**
+     * Commits: a transaction that wrote nothing just ends; otherwise it takes a CTS, validates its
+     * read set (SERIALIZABLE), appends its write set to the WAL as one record, waits for the
+     * group-commit sync (only then is the commit acknowledged), applies the versions to the store,
+     * reports the CTS readable and releases its intents.
+     *
+     * @throws TransactionException with the transaction aborted: SERIALIZATION_FAILURE, NOT_OWNER,
+     *     LIMIT_EXCEEDED (the record is too large to log), OVERLOADED, LOG_FAILED (the outcome is
+     *     unknown: the log died while syncing)
+     */
+    public CommitResult commit(long txnId) {
+        Transaction t = enter(txnId);
+        try {
+            if (t.writes.isEmpty()) {
+                end(t, Transaction.State.COMMITTED, null, "committed (read-only)");
+                commits.incrementAndGet();
+                return new CommitResult(t.snapshot, true);
+            }
+            PartitionSlot slot = t.slot;
+            long cts;
+            slot.commitLock.lock();
+            try {
+                if (!slot.serving) {
+                    abortLocked(t, Reason.NOT_OWNER, "its partition was closed before it committed");
+                    throw new TransactionException(Reason.NOT_OWNER, true, t + " aborted: partition "
+                            + slot.partitionId + " is no longer served here; ask the catalog for its owner");
+                }
+                try {
+                    cts = timestamps.next();
+                } catch (TransactionException e) {
+                    abortLocked(t, e.reason(), "no commit timestamp: " + e.getMessage());
+                    throw new TransactionException(e.reason(), true, t + " aborted: " + e.getMessage(), e);
+                }
+                t.cts = cts;
+                t.state = Transaction.State.COMMITTING;
+            } finally {
+                slot.commitLock.unlock();
+            }
+            if (t.validatesReads()) {
+                validateReads(t, cts);
+            }
+            awaitWriteCapacity(t, cts);
+            return logAndApply(t, cts);
+        } finally {
+            leave(t);
+        }
+    }
+
+    /** SERIALIZABLE validation; aborts (CTS unused) on failure. REQUIRES: t.lock, t COMMITTING at cts. */
+    private void validateReads(Transaction t, long cts) {
+        PartitionSlot slot = t.slot;
+        try {
+            for (byte[] key : t.readKeys) {
+                // Intent first, then version: a committer applies before it releases its intent.
+                Transaction holder = slot.intents.get(key);
+                if (holder != null && holder != t && holder.committedBefore(cts)) {
+                    failValidation(t, cts, holder.id, holder.cts, holder + " committed a write to a key it read");
+                }
+                Version v = slot.store.getVersion(key, cts - 1);
+                if (v != null && v.cts() > t.snapshot) {
+                    failValidation(t, cts, 0, v.cts(), "a key it read was committed again at CTS " + v.cts());
+                }
+            }
+            for (byte[][] range : t.readRanges) {
+                NavigableMap<byte[], Transaction> inRange = range[1] == null
+                        ? slot.intents.tailMap(range[0], true) : slot.intents.subMap(range[0], true, range[1], false);
+                for (Transaction holder : inRange.values()) {
+                    if (holder != t && holder.committedBefore(cts)) {
+                        failValidation(t, cts, holder.id, holder.cts, holder + " committed a write into a range it scanned");
+                    }
+                }
+                try (CloseableIterator<Version> it = slot.store.scan(range[0], range[1], cts - 1, Integer.MAX_VALUE)) {
+                    while (it.hasNext()) {
+                        Version v = it.next();
+                        if (v.cts() > t.snapshot) {
+                            failValidation(t, cts, 0, v.cts(), "a row was written at CTS " + v.cts()
+                                    + " into a range it scanned");
+                        }
+                    }
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            snapshots.unused(cts);
+            throw storageFailed(t, e);
+        }
+    }
+
+    private void failValidation(Transaction t, long cts, long blockingId, long conflictCts, String why) {
+        snapshots.unused(cts);
+        abortLocked(t, Reason.SERIALIZATION_FAILURE, why);
+        throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, blockingId, conflictCts, t
+                + " aborted at commit: " + why + " after its snapshot " + t.snapshot
+                + " (SERIALIZABLE); run the transaction again", null);
+    }
+
+    private void awaitWriteCapacity(Transaction t, long cts) {
+        boolean ready;
+        try {
+            ready = t.slot.store.awaitWriteCapacity(limits.writeCapacityWaitMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ready = false;
+        }
+        if (!ready) {
+            snapshots.unused(cts);
+            abortLocked(t, Reason.OVERLOADED, "its partition store could not take more writes");
+            throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: partition " + t.slot.partitionId
+                    + " is flushing slower than it is written (waited " + limits.writeCapacityWaitMs()
+                    + " ms); retry later");
+        }
+    }
+
+    /** Steps 2-4 of the commit. REQUIRES: t.lock, t COMMITTING at cts and validated. */
+    private CommitResult logAndApply(Transaction t, long cts) {
+        PartitionSlot slot = t.slot;
+        List<WalRecord.Mutation> mutations = new ArrayList<>(t.writes.size());
+        List<Version> versions = new ArrayList<>(t.writes.size());
+        for (Map.Entry<byte[], byte[]> w : t.writes.entrySet()) {
+            mutations.add(new WalRecord.Mutation(slot.partitionId, w.getKey(), w.getValue()));
+            versions.add(new Version(w.getKey(), cts, w.getValue()));
+        }
+        UnappliedCommits.Ticket ticket = unapplied.begin();
+        WalPosition position;
+        try {
+            position = wal.append(new WalRecord(cts, mutations)).join();
+        } catch (LimitExceededException e) {
+            throw notLogged(t, cts, ticket, Reason.LIMIT_EXCEEDED, "its write set is too large to log: " + e.getMessage(), e);
+        } catch (RejectedExecutionException e) {
+            throw notLogged(t, cts, ticket, Reason.OVERLOADED, e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw notLogged(t, cts, ticket, Reason.LOG_FAILED, "the log takes no records: " + e.getMessage(), e);
+        } catch (CompletionException e) {
+            // The log died while this record was queued or syncing: whether it is durable is
+            // unknown. This OTM can log nothing more and must stop serving; a recovery decides.
+            throw notLogged(t, cts, ticket, Reason.LOG_FAILED, "the log failed while syncing the commit, which may or"
+                    + " may not be durable: " + e.getCause(), e.getCause());
+        }
+        // Durable: from here on the commit must become readable.
+        try {
+            slot.store.apply(unapplied.walId(), position, versions);
+        } catch (RuntimeException e) {
+            // The ticket stays open and the intents stay held: the store's replay point cannot pass
+            // this record and nobody can overwrite these keys unseen; reopening the partition
+            // replays the commit from the log.
+            throw new TransactionException(Reason.STORAGE_FAILED, false, t + " is durable at CTS " + cts
+                    + " but could not be applied to partition " + slot.partitionId + " (" + e
+                    + "); the partition must be reopened, which replays it", e);
+        }
+        ticket.close();
+        snapshots.applied(cts);
+        end(t, Transaction.State.COMMITTED, null, "committed at CTS " + cts);
+        commits.incrementAndGet();
+        return new CommitResult(cts, false);
+    }
+
+    private TransactionException notLogged(Transaction t, long cts, UnappliedCommits.Ticket ticket, Reason reason,
+            String why, Throwable cause) {
+        ticket.close();
+        snapshots.unused(cts);
+        abortLocked(t, reason, why);
+        return new TransactionException(reason, true, t + " aborted: " + why, cause);
+    }
+
+    /**
+     * Aborts an open transaction: its private writes are dropped and its intents released.
+     *
+     * @return false if there was no open transaction with this id (already ended, or unknown)
+     */
+    public boolean abort(long txnId) {
+        Transaction t = transactions.get(txnId);
+        if (t == null) {
+            return false;
+        }
+        t.lock.lock();
+        try {
+            if (t.state != Transaction.State.ACTIVE) {
+                return false;
+            }
+            abortLocked(t, null, "aborted by its client");
+            return true;
+        } finally {
+            t.lock.unlock();
+        }
+    }
+
+    /**
+     * Aborts every transaction idle for at least the idle timeout at {@code nowMs} (by the same
+     * clock as the one given to the constructor), freeing its intents and state. Called by the
+     * server's timer. Transactions busy in a call are not idle and are skipped.
+     *
+     * @return the number of transactions aborted
+     */
+    public int reap(long nowMs) {
+        int reaped = 0;
+        for (Transaction t : transactions.values()) {
+            if (t.state != Transaction.State.ACTIVE || nowMs - t.lastActivityMs < limits.idleTimeoutMs()) {
+                continue;
+            }
+            if (!t.lock.tryLock()) {
+                continue;
+            }
+            try {
+                if (t.state == Transaction.State.ACTIVE && nowMs - t.lastActivityMs >= limits.idleTimeoutMs()) {
+                    abortLocked(t, Reason.TIMEOUT, "idle for " + (nowMs - t.lastActivityMs) + " ms (idleTimeoutMs="
+                            + limits.idleTimeoutMs() + ")");
+                    reaped++;
+                }
+            } finally {
+                t.lock.unlock();
+            }
+        }
+        return reaped;
+    }
+
+    /**
+     * Waits for a transaction to end (for a retry that ran into its intent).
+     *
+     * @return its CTS if it committed, 0 if it aborted, is unknown, or did not end in time
+     */
+    public long awaitOutcome(long txnId, long timeoutMs) throws InterruptedException {
+        Transaction t = transactions.get(txnId);
+        if (t == null) {
+            return 0;
+        }
+        try {
+            return t.outcome.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- observation
+
+    /** The snapshot counter every transaction begins at. */
+    public SnapshotTracker snapshots() {
+        return snapshots;
+    }
+
+    /** Transactions open now. */
+    public int openTransactions() {
+        return open.get();
+    }
+
+    /** Write intents held now on a partition (0 if not served). */
+    public int intentsHeld(long partitionId) {
+        PartitionSlot slot = partitions.get(partitionId);
+        return slot == null ? 0 : slot.intents.size();
+    }
+
+    /**
+     * The oldest snapshot any open transaction reads at, or the current snapshot if none is open:
+     * compaction may drop versions no snapshot at or after it can see.
+     */
+    public long oldestActiveSnapshot() {
+        long oldest = snapshots.snapshot();
+        for (Transaction t : transactions.values()) {
+            oldest = Math.min(oldest, t.snapshot);
+        }
+        return oldest;
+    }
+
+    /** Commits since start (read-only ones included). */
+    public long commitCount() {
+        return commits.get();
+    }
+
+    /** Aborts since start, for any reason. */
+    public long abortCount() {
+        return aborts.get();
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private PartitionSlot servingSlot(long partitionId) {
+        PartitionSlot slot = partitions.get(partitionId);
+        if (slot == null || !slot.serving) {
+            throw notOwner(partitionId);
+        }
+        return slot;
+    }
+
+    private static TransactionException notOwner(long partitionId) {
+        return new TransactionException(Reason.NOT_OWNER, false, "partition " + partitionId
+                + " is not served by this OTM; ask the catalog for its owner");
+    }
+
+    private void reserveOpenSlot(String clientId) {
+        while (true) {
+            int n = open.get();
+            if (n >= limits.openTransactionsMax()) {
+                throw new TransactionException(Reason.LIMIT_EXCEEDED, false, n + " transactions are open, the limit"
+                        + " (openTransactionsMax) is " + limits.openTransactionsMax() + "; commit or abort some first");
+            }
+            if (open.compareAndSet(n, n + 1)) {
+                break;
+            }
+        }
+        try {
+            openPerClient.compute(clientId, (client, n) -> {
+                int count = n == null ? 0 : n;
+                if (count >= limits.openTransactionsPerClientMax()) {
+                    throw new TransactionException(Reason.LIMIT_EXCEEDED, false, "client '" + client + "' has " + count
+                            + " transactions open, the limit (openTransactionsPerClientMax) is "
+                            + limits.openTransactionsPerClientMax() + "; commit or abort some first");
+                }
+                return count + 1;
+            });
+        } catch (TransactionException e) {
+            open.decrementAndGet();
+            throw e;
+        }
+    }
+
+    private void releaseOpenSlot(String clientId) {
+        openPerClient.computeIfPresent(clientId, (client, n) -> n <= 1 ? null : n - 1);
+        open.decrementAndGet();
+    }
+
+    /** Looks up an open transaction, locks it and checks it may take a call. Pair with {@link #leave}. */
+    private Transaction enter(long txnId) {
+        Transaction t = transactions.get(txnId);
+        if (t == null) {
+            throw ended(txnId);
+        }
+        t.lock.lock();
+        if (t.state != Transaction.State.ACTIVE) {
+            t.lock.unlock();
+            throw ended(txnId);
+        }
+        if (!t.slot.serving) {
+            try {
+                abortLocked(t, Reason.NOT_OWNER, "its partition was closed on this OTM");
+            } finally {
+                t.lock.unlock();
+            }
+            throw new TransactionException(Reason.NOT_OWNER, true, t + " aborted: partition " + t.slot.partitionId
+                    + " is no longer served here; ask the catalog for its owner");
+        }
+        t.lastActivityMs = clockMs.getAsLong();
+        return t;
+    }
+
+    private void leave(Transaction t) {
+        t.lastActivityMs = clockMs.getAsLong();
+        t.lock.unlock();
+    }
+
+    private TransactionException ended(long txnId) {
+        Ending ending;
+        synchronized (recentEndings) {
+            ending = recentEndings.get(txnId);
+        }
+        if (ending == null) {
+            return new TransactionException(Reason.UNKNOWN_TRANSACTION, false, "transaction " + txnId
+                    + " is not open here (it never existed, or ended long ago); begin a new one");
+        }
+        Reason reason = ending.reason() == Reason.TIMEOUT || ending.reason() == Reason.NOT_OWNER
+                ? ending.reason() : Reason.UNKNOWN_TRANSACTION;
+        return new TransactionException(reason, false, "transaction " + txnId + " is no longer open: " + ending.what());
+    }
+
+    /** Aborts t, releasing everything. REQUIRES: t.lock, t ACTIVE or COMMITTING. */
+    private void abortLocked(Transaction t, Reason reason, String why) {
+        end(t, Transaction.State.ABORTED, reason, "aborted: " + why);
+        aborts.incrementAndGet();
+    }
+
+    /** Ends t: releases its intents, forgets it, completes its outcome. REQUIRES: t.lock. */
+    private void end(Transaction t, Transaction.State state, Reason reason, String what) {
+        if (t.state == Transaction.State.COMMITTED || t.state == Transaction.State.ABORTED) {
+            throw new IllegalStateException(t + " ended twice (" + t.state + ", then " + state + ")");
+        }
+        for (byte[] key : t.writes.keySet()) {
+            t.slot.intents.remove(key, t);
+        }
+        t.state = state;
+        t.writes.clear();
+        t.readKeys.clear();
+        t.readRanges.clear();
+        transactions.remove(t.id, t);
+        releaseOpenSlot(t.clientId);
+        synchronized (recentEndings) {
+            recentEndings.put(t.id, new Ending(reason, what));
+            if (recentEndings.size() > RECENT_ENDINGS_MAX) {
+                Iterator<Long> oldest = recentEndings.keySet().iterator();
+                oldest.next();
+                oldest.remove();
+            }
+        }
+        t.outcome.complete(state == Transaction.State.COMMITTED ? t.cts : 0L);
+    }
+
+    private void checkKey(byte[] key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key is null");
+        }
+        if (key.length > limits.keyBytesMax()) {
+            throw new TransactionException(Reason.LIMIT_EXCEEDED, false, "key size is " + key.length
+                    + " which exceeds the limit of " + limits.keyBytesMax() + " (keyBytesMax); nothing was changed");
+        }
+    }
+
+    private static TransactionException limit(Transaction t, String what, long seen, long max, String setting) {
+        return new TransactionException(Reason.LIMIT_EXCEEDED, false, what + " of " + t + " would be " + seen
+                + " which exceeds the limit of " + max + " (" + setting + "); the call changed nothing and the"
+                + " transaction is still open");
+    }
+
+    private TransactionException storageFailed(Transaction t, Exception e) {
+        Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
+        if (t.state == Transaction.State.ACTIVE || t.state == Transaction.State.COMMITTING) {
+            abortLocked(t, Reason.STORAGE_FAILED, "reading partition " + t.slot.partitionId + " failed: " + cause);
+        }
+        return new TransactionException(Reason.STORAGE_FAILED, true, t + " aborted: reading partition "
+                + t.slot.partitionId + " failed: " + cause, cause);
+    }
+
+    private static long lengthOf(byte[] value) {
+        return value == null ? 0 : value.length;
+    }
+
+    private static byte[] successor(byte[] key) {
+        return java.util.Arrays.copyOf(key, key.length + 1);
+    }
+}
