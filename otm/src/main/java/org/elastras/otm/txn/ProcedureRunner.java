@@ -1,0 +1,109 @@
+package org.elastras.otm.txn;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.elastras.otm.txn.TransactionException.Reason;
+
+/**
+ * Runs stored procedures as transactions: begins on the partition, runs the procedure, commits,
+ * and when the transaction aborts on CONFLICT or SERIALIZATION_FAILURE runs it again on a newer
+ * snapshot, up to a bounded number of attempts. Before a retry it waits (bounded) for the
+ * transaction it ran into to end and for the snapshot to reach that commit, so the next attempt
+ * does not hit the same version again.
+ *
+ * <p>Thread-safe; holds no per-call state.
+ */
+public final class ProcedureRunner {
+
+    private final TransactionManager manager;
+    private final ProcedureRegistry registry;
+    private final int attemptsMax;
+    private final long retryWaitMs;
+    private final AtomicLong retries = new AtomicLong();
+
+    /**
+     * @param attemptsMax most runs of one call (1: no retry)
+     * @param retryWaitMs longest wait before one retry for the conflicting commit to become visible
+     */
+    public ProcedureRunner(TransactionManager manager, ProcedureRegistry registry, int attemptsMax, long retryWaitMs) {
+        if (manager == null || registry == null) {
+            throw new IllegalArgumentException("manager and registry are required");
+        }
+        if (attemptsMax < 1 || attemptsMax > 1000) {
+            throw new IllegalArgumentException("attemptsMax must be in [1, 1000], got " + attemptsMax);
+        }
+        if (retryWaitMs < 0 || retryWaitMs > 60_000) {
+            throw new IllegalArgumentException("retryWaitMs must be in [0, 60000], got " + retryWaitMs);
+        }
+        this.manager = manager;
+        this.registry = registry;
+        this.attemptsMax = attemptsMax;
+        this.retryWaitMs = retryWaitMs;
+    }
+
+    /**
+     * Runs the procedure {@code name} of the partition's database.
+     *
+     * @throws TransactionException for errors a retry cannot fix (UNKNOWN_PROCEDURE, NOT_OWNER,
+     *     TYPE_MISMATCH, LIMIT_EXCEEDED, ..., PROCEDURE_FAILED if the procedure threw); its
+     *     transaction was aborted and nothing was written
+     */
+    public ProcedureResult run(TableAccess partition, String name, List<Object> args, Isolation isolation,
+            String clientId) {
+        Procedure procedure = registry.find(partition.schema().name(), name);
+        List<Object> arguments = args == null ? List.of() : args;
+        TransactionException last = null;
+        for (int attempt = 1; attempt <= attemptsMax; attempt++) {
+            if (attempt > 1) {
+                retries.incrementAndGet();
+                awaitBlocker(last);
+            }
+            RowTransaction txn = partition.begin(manager, isolation, clientId);
+            try {
+                Object value = procedure.run(txn, arguments);
+                if (txn.abortCause() != null) {
+                    // The procedure caught the error that aborted its transaction and went on.
+                    throw txn.abortCause();
+                }
+                CommitResult committed = txn.commit();
+                return new ProcedureResult(ProcedureResult.Outcome.COMMITTED, value, committed.cts(), attempt, null);
+            } catch (ProcedureAbort rollback) {
+                txn.abort();
+                return new ProcedureResult(ProcedureResult.Outcome.ROLLED_BACK, null, 0, attempt, rollback.getMessage());
+            } catch (TransactionException e) {
+                txn.abort();
+                TransactionException cause = txn.abortCause() != null ? txn.abortCause() : e;
+                if (!cause.retryable()) {
+                    throw cause;
+                }
+                last = cause;
+            } catch (RuntimeException e) {
+                txn.abort();
+                throw new TransactionException(Reason.PROCEDURE_FAILED, true, "procedure '" + name + "' of database "
+                        + partition.schema().name() + " failed: " + e + "; its transaction was aborted", e);
+            }
+        }
+        return new ProcedureResult(ProcedureResult.Outcome.RETRIES_EXHAUSTED, null, 0, attemptsMax,
+                "aborted " + attemptsMax + " times; last: " + last.getMessage());
+    }
+
+    /** Retries since start (runs beyond the first of a call). */
+    public long retryCount() {
+        return retries.get();
+    }
+
+    private void awaitBlocker(TransactionException conflict) {
+        try {
+            long cts = conflict.conflictCts();
+            if (conflict.blockingTransactionId() != 0) {
+                cts = Math.max(cts, manager.awaitOutcome(conflict.blockingTransactionId(), retryWaitMs));
+            }
+            if (cts > 0) {
+                manager.snapshots().awaitSnapshot(cts, retryWaitMs);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransactionException(Reason.OVERLOADED, false, "interrupted while waiting to retry", e);
+        }
+    }
+}
