@@ -1,0 +1,220 @@
+package org.elastras.otm.http;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.DeleteRequest;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.ErrorResponse;
+import org.elastras.client.protocol.FlushPartitionRequest;
+import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.OpenPartitionRequest;
+import org.elastras.client.protocol.Operation;
+import org.elastras.client.protocol.ProtocolCodec;
+import org.elastras.client.protocol.PutRequest;
+import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.ScanRequest;
+import org.elastras.client.protocol.StatusRequest;
+import org.elastras.client.protocol.WireFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The Jetty handler that puts an {@link OtmService} on HTTP: routes {@code POST /v1/<op>}, reads the
+ * body within its bound, decodes it, calls the service on the bounded worker pool and writes the
+ * answer; answers {@code GET /health} and {@code GET /ready}. Thread-safe: Jetty calls it from its
+ * I/O threads, and it holds only final references.
+ *
+ * <p>No request can make it throw to Jetty: bad paths, methods, media types, bodies and service
+ * errors become error answers ({@link ErrorResponse}, in the request's format, JSON when that is
+ * unknown), and an exception the service did not mean is answered {@code 500 INTERNAL} and logged.
+ */
+final class OtmRequestHandler extends Handler.Abstract {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OtmRequestHandler.class);
+    private static final String OPERATIONS = Arrays.stream(Operation.values()).map(Operation::wireName).toList().toString();
+
+    private final OtmService service;
+    private final ProtocolCodec codec;
+    private final QueuedThreadPool workers;
+    private final int workerQueueMax;
+
+    OtmRequestHandler(OtmService service, ProtocolCodec codec, QueuedThreadPool workers, int workerQueueMax) {
+        this.service = service;
+        this.codec = codec;
+        this.workers = workers;
+        this.workerQueueMax = workerQueueMax;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String path = request.getHttpURI().getPath();
+        String method = request.getMethod();
+        if ("/health".equals(path) || "/ready".equals(path)) {
+            probe(path, method, response, callback);
+            return true;
+        }
+        if (path == null || !path.startsWith(Operation.PATH_PREFIX)) {
+            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
+                    "no such path " + quote(path) + "; operations are POST /v1/<op> with <op> one of "
+                            + OPERATIONS + ", probes are GET /health and GET /ready"));
+            return true;
+        }
+        Optional<Operation> op = Operation.byWireName(path.substring(Operation.PATH_PREFIX.length()));
+        if (op.isEmpty()) {
+            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
+                    "unknown operation " + quote(path) + "; use one of " + OPERATIONS));
+            return true;
+        }
+        if (!HttpMethod.POST.is(method)) {
+            response.getHeaders().put(HttpHeader.ALLOW, "POST");
+            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
+                    op.get().path() + " takes POST, got " + method));
+            return true;
+        }
+        String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        Optional<WireFormat> format = WireFormat.fromContentType(contentType);
+        if (format.isEmpty()) {
+            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.MALFORMED_REQUEST,
+                    "Content-Type " + quote(contentType) + " is not accepted; send "
+                            + WireFormat.SMILE.contentType() + " or " + WireFormat.JSON.contentType()));
+            return true;
+        }
+        long declared = request.getLength();
+        if (declared > codec.bodyBytesMax()) {
+            fail(response, callback, format.get(), new ElasTrasException(ErrorCode.LIMIT_EXCEEDED,
+                    "request body is " + declared + " bytes; the limit is " + codec.bodyBytesMax()));
+            return true;
+        }
+        BoundedBodyReader.read(request, codec.bodyBytesMax(), declared,
+                (body, failure) -> onBody(op.get(), format.get(), body, failure, response, callback));
+        return true;
+    }
+
+    private void onBody(Operation op, WireFormat format, byte[] body, Throwable failure, Response response,
+                        Callback callback) {
+        if (failure instanceof BoundedBodyReader.BodyTooLargeException tooLarge) {
+            fail(response, callback, format, new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, tooLarge.getMessage()));
+            return;
+        }
+        if (failure != null) {
+            callback.failed(failure);
+            return;
+        }
+        try {
+            if (workers.getQueueSize() >= workerQueueMax) {
+                // Checked first so that a flood is answered without the pool logging each rejection.
+                throw new RejectedExecutionException("worker queue full");
+            }
+            workers.execute(() -> serve(op, format, body, response, callback));
+        } catch (RejectedExecutionException e) {
+            fail(response, callback, format, new ElasTrasException(ErrorCode.OVERLOADED, "the OTM is running "
+                    + workers.getMaxThreads() + " requests with " + workerQueueMax
+                    + " more waiting; back off and retry"));
+        }
+    }
+
+    private void serve(Operation op, WireFormat format, byte[] body, Response response, Callback callback) {
+        Object answer;
+        try {
+            answer = invoke(op, codec.decodeRequest(op, body, format));
+            if (answer == null) {
+                throw new IllegalStateException("the service returned null for " + op.wireName());
+            }
+        } catch (ElasTrasException e) {
+            fail(response, callback, format, e);
+            return;
+        } catch (Exception | StackOverflowError e) {
+            LOG.error("{} failed unexpectedly", op.wireName(), e);
+            fail(response, callback, format, new ElasTrasException(ErrorCode.INTERNAL, op.wireName()
+                    + " failed inside the OTM (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+                    + "); the outcome is unknown, see the OTM's log"));
+            return;
+        }
+        byte[] bytes;
+        try {
+            bytes = codec.encode(answer, format);
+        } catch (RuntimeException e) {
+            LOG.error("cannot encode the answer to {}", op.wireName(), e);
+            fail(response, callback, format, new ElasTrasException(ErrorCode.INTERNAL, "the answer to "
+                    + op.wireName() + " could not be encoded; see the OTM's log"));
+            return;
+        }
+        write(response, callback, 200, format, bytes);
+    }
+
+    private Object invoke(Operation op, Object request) {
+        return switch (op) {
+            case BEGIN -> service.begin((BeginRequest) request);
+            case GET -> service.get((GetRequest) request);
+            case PUT -> service.put((PutRequest) request);
+            case DELETE -> service.delete((DeleteRequest) request);
+            case SCAN -> service.scan((ScanRequest) request);
+            case COMMIT -> service.commit((CommitRequest) request);
+            case ABORT -> service.abort((AbortRequest) request);
+            case CALL -> service.call((CallRequest) request);
+            case REGISTER_DATABASE -> service.registerDatabase((RegisterDatabaseRequest) request);
+            case OPEN_PARTITION -> service.openPartition((OpenPartitionRequest) request);
+            case CLOSE_PARTITION -> service.closePartition((ClosePartitionRequest) request);
+            case FLUSH_PARTITION -> service.flushPartition((FlushPartitionRequest) request);
+            case STATUS -> service.status((StatusRequest) request);
+        };
+    }
+
+    private void probe(String path, String method, Response response, Callback callback) {
+        if (!HttpMethod.GET.is(method)) {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET");
+            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
+                    path + " takes GET, got " + method));
+            return;
+        }
+        boolean up = "/health".equals(path) || isServing();
+        byte[] text = (up ? "ok\n" : "not serving\n").getBytes(StandardCharsets.US_ASCII);
+        response.setStatus(up ? 200 : 503);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=us-ascii");
+        response.write(true, ByteBuffer.wrap(text), callback);
+    }
+
+    private boolean isServing() {
+        try {
+            return service.serving();
+        } catch (RuntimeException e) {
+            LOG.error("serving() failed; answering not ready", e);
+            return false;
+        }
+    }
+
+    private static String quote(String s) {
+        if (s == null) {
+            return "(none)";
+        }
+        return "'" + (s.length() <= 200 ? s : s.substring(0, 200) + "...") + "'";
+    }
+
+    private void fail(Response response, Callback callback, WireFormat format, ElasTrasException e) {
+        byte[] bytes = codec.encode(ErrorResponse.of(e), format);
+        write(response, callback, e.httpStatus(), format, bytes);
+    }
+
+    private static void write(Response response, Callback callback, int status, WireFormat format, byte[] bytes) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+}
