@@ -1,0 +1,122 @@
+package org.elastras.otm.txn;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.elastras.storage.dfs.MemoryDfs;
+import org.elastras.storage.sstable.BlockCache;
+import org.elastras.storage.store.PartitionRecovery;
+import org.elastras.storage.store.PartitionStore;
+import org.elastras.storage.store.StoreEnvironment;
+import org.elastras.storage.store.StoreOptions;
+import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.wal.WalOptions;
+import org.elastras.storage.wal.WalWriter;
+
+/**
+ * One OTM's transaction stack on an in-memory DFS for tests: a WAL writer, partition stores, a
+ * local timestamp source, a snapshot tracker and a manager driven by a manual clock. Can crash
+ * (memtables and unsynced bytes lost) and recover as a new owner from the DFS.
+ */
+final class TxnTestbed implements AutoCloseable {
+
+    final MemoryDfs dfs = new MemoryDfs();
+    final AtomicLong clockMs = new AtomicLong(1_000);
+    final TransactionLimits limits;
+    final long[] partitionIds;
+    private final StoreEnvironment environment = new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0);
+    private int incarnation;
+
+    /** Set by a test that made the log fail on purpose: closing it then throws. */
+    boolean walFailedOnPurpose;
+    WalWriter wal;
+    UnappliedCommits unapplied;
+    LocalTimestampSource timestamps;
+    SnapshotTracker snapshots;
+    TransactionManager manager;
+    final Map<Long, PartitionStore> stores = new TreeMap<>();
+
+    TxnTestbed(TransactionLimits limits, long... partitionIds) throws IOException {
+        this.limits = limits;
+        this.partitionIds = partitionIds.clone();
+        start(0, false);
+    }
+
+    TxnTestbed(long... partitionIds) throws IOException {
+        this(TransactionLimits.DEFAULT, partitionIds);
+    }
+
+    private void start(long ctsFloor, boolean recover) throws IOException {
+        incarnation++;
+        String walId = "otm-" + incarnation;
+        wal = WalWriter.open(dfs, "wal/" + walId, WalOptions.DEFAULT);
+        unapplied = new UnappliedCommits(walId, wal);
+        timestamps = new LocalTimestampSource(ctsFloor);
+        snapshots = new SnapshotTracker(ctsFloor, 100_000);
+        manager = new TransactionManager(wal, unapplied, timestamps, snapshots, limits, clockMs::get);
+        for (long p : partitionIds) {
+            PartitionStore store = PartitionStore.open(dfs, "data/db/" + p, StoreOptions.DEFAULT, environment);
+            if (recover) {
+                PartitionRecovery.replay(store, p, dfs, id -> "wal/" + id);
+            }
+            store.finishRecovery(unapplied);
+            stores.put(p, store);
+            manager.addPartition(p, store);
+        }
+    }
+
+    /**
+     * The OTM dies (stores closed without a flush, unsynced DFS bytes lost, the writer abandoned)
+     * and a new incarnation recovers every partition from the manifests and the WAL.
+     */
+    void crashAndRecover() throws IOException {
+        long floor = timestamps.last();
+        for (PartitionStore s : stores.values()) {
+            s.close();
+        }
+        stores.clear();
+        dfs.crash();
+        start(floor, true);
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String string(byte[] b) {
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Reads a key in a fresh read-only transaction at the current snapshot. */
+    String read(long partition, String key) {
+        long t = manager.begin(partition, Isolation.SNAPSHOT, "reader");
+        try {
+            return string(manager.get(t, bytes(key)));
+        } finally {
+            manager.commit(t);
+        }
+    }
+
+    /** Writes key=value in its own transaction and commits. */
+    long write(long partition, String key, String value) {
+        long t = manager.begin(partition, Isolation.SERIALIZABLE, "writer");
+        manager.put(t, bytes(key), bytes(value));
+        return manager.commit(t).cts();
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (PartitionStore s : stores.values()) {
+            s.close();
+        }
+        try {
+            wal.close();
+        } catch (IOException e) {
+            if (!walFailedOnPurpose) {
+                throw e;
+            }
+        }
+    }
+}
