@@ -31,6 +31,24 @@ public final class LocalTimestampSource implements TimestampSource {
         return cts;
     }
 
+    /**
+     * Raises the floor to {@code floor} if it is higher (a partition with newer commits was opened
+     * here, or a client's session saw a commit elsewhere: a Lamport clock step). Returns the first
+     * timestamp skipped, or 0 if none was: every timestamp from it to {@code floor} will never be
+     * handed out and must be reported unused to the snapshot tracker.
+     */
+    public long advanceTo(long floor) {
+        while (true) {
+            long current = last.get();
+            if (current >= floor) {
+                return 0;
+            }
+            if (last.compareAndSet(current, floor)) {
+                return current + 1;
+            }
+        }
+    }
+
     /** The last timestamp handed out (the floor if none was). */
     public long last() {
         return last.get();

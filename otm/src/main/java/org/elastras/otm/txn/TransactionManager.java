@@ -79,7 +79,7 @@ public final class TransactionManager {
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong aborts = new AtomicLong();
 
-    private record Ending(Reason reason, String what) {
+    private record Ending(Reason reason, long cts, String what) {
     }
 
     /**
@@ -624,7 +624,10 @@ public final class TransactionManager {
     public long awaitOutcome(long txnId, long timeoutMs) throws InterruptedException {
         Transaction t = transactions.get(txnId);
         if (t == null) {
-            return 0;
+            synchronized (recentEndings) {
+                Ending ending = recentEndings.get(txnId);
+                return ending == null ? 0 : ending.cts();
+            }
         }
         try {
             return t.outcome.get(timeoutMs, TimeUnit.MILLISECONDS);
@@ -784,7 +787,7 @@ public final class TransactionManager {
         transactions.remove(t.id, t);
         releaseOpenSlot(t.clientId);
         synchronized (recentEndings) {
-            recentEndings.put(t.id, new Ending(reason, what));
+            recentEndings.put(t.id, new Ending(reason, state == Transaction.State.COMMITTED ? t.cts : 0, what));
             if (recentEndings.size() > RECENT_ENDINGS_MAX) {
                 Iterator<Long> oldest = recentEndings.keySet().iterator();
                 oldest.next();
