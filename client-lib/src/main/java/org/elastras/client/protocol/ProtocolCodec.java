@@ -25,9 +25,10 @@ import java.util.stream.Collectors;
  * Encodes and decodes protocol records in Smile and JSON, with bounds on what a body may make the
  * decoder do. Immutable and thread-safe once built: share one instance.
  *
- * <p>Decoding is strict: unknown fields, duplicate fields, trailing content, {@code null} for a
- * number or boolean field, a string where a number belongs (and the reverse), and a fraction where a
- * whole number belongs are all rejected. The byte-level bounds come from Jackson's
+ * <p>Decoding is strict: unknown fields, duplicate fields, trailing content, a string where a number
+ * belongs (and the reverse), and a fraction where a whole number belongs are all rejected. A missing
+ * (or null) number or boolean field reads as 0 or false; the records reject the zeros they do not
+ * allow (a transaction id, a scan limit). The byte-level bounds come from Jackson's
  * {@link StreamReadConstraints}: the body length, the nesting depth, the length of one string,
  * number or field name. Collection sizes are bounded by the records' own constructors (see
  * {@link ProtocolLimits}), and the body length bounds what the parser can allocate before they run.
@@ -94,7 +95,9 @@ public final class ProtocolCodec {
     private static ObjectMapper configure(com.fasterxml.jackson.databind.cfg.MapperBuilder<?, ?> builder) {
         return builder
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                // A missing or null number/boolean field reads as 0/false, which is how an optional field
+                // (afterCts, nullable) gets its default; the records refuse the zeros that are not allowed.
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)

@@ -58,6 +58,8 @@ public final class OtmHttpServer implements AutoCloseable {
         QueuedThreadPool workers = new QueuedThreadPool(config.workerThreads(), Math.min(4, config.workerThreads()),
                 60_000, new BlockingArrayQueue<>(config.workerQueueMax()));
         workers.setName("otm-worker");
+        workers.setReservedThreads(0); // every worker thread runs queued service calls; none are held back
+
         server.addBean(workers, true);
 
         ProtocolCodec codec = new ProtocolCodec(config.bodyBytesMax(), config.nestingDepthMax());
