@@ -1,0 +1,104 @@
+package org.elastras.client.protocol;
+
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.ColumnType;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The codec round-trips every record in both formats and refuses what it must; schema specs and wire values convert exactly. */
+class ProtocolCodecTest {
+
+    private final ProtocolCodec codec = new ProtocolCodec();
+
+    @Test
+    void everyRecordRoundTripsInSmileAndJson() {
+        List<Record> records = List.of(
+                new BeginRequest("D", 1, Isolation.SNAPSHOT, 5), new BeginResponse(3, 9),
+                new GetRequest(3, "T", Arrays.asList(1, "a", true)), GetResponse.of(Map.of("A", 1)), GetResponse.notFound(),
+                new PutRequest(3, "T", Map.of("A", 1, "B", "x")), new PutResponse(),
+                new DeleteRequest(3, "T", List.of(1)), new DeleteResponse(),
+                new ScanRequest(3, "T", List.of(1), null, 10), new ScanResponse(List.of(Map.of("A", 1)), false),
+                new CommitRequest(3), new CommitResponse(12), new AbortRequest(3), new AbortResponse(),
+                new CallRequest("D", 1, "P", List.of(1, List.of(2, 3)), Isolation.SERIALIZABLE, 0),
+                new CallResponse(List.of("r", 1), 4, 1),
+                new OpenPartitionRequest("D", 1, null, List.of(5)), new OpenPartitionResponse(),
+                new ClosePartitionRequest(1), new ClosePartitionResponse(),
+                new FlushPartitionRequest(1), new FlushPartitionResponse(),
+                new StatusRequest(), new StatusResponse("o", true, List.of()),
+                new ErrorResponse(ErrorCode.CONFLICT, "m"));
+        for (WireFormat format : WireFormat.values()) {
+            for (Record r : records) {
+                byte[] bytes = codec.encode(r, format);
+                assertEquals(r, codec.decode(bytes, r.getClass(), format, "test"), format + " " + r);
+            }
+        }
+    }
+
+    @Test
+    void schemaSpecsConvertBothWaysAndRefuseInvalidSchemas() {
+        DatabaseSchema schema = DatabaseSchema.singlePartition("TENANT")
+                .plain("ACCOUNTS", t -> t.column("ID", ColumnType.BIGINT).nullable("BAL", ColumnType.decimal(12, 2))
+                        .nullable("BLOB", ColumnType.bytes(16)).column("NAME", ColumnType.varchar(20)).key("ID"))
+                .build();
+        SchemaSpec spec = SchemaSpec.of(schema);
+        assertEquals(schema, spec.toSchema());
+        for (WireFormat format : WireFormat.values()) {
+            RegisterDatabaseRequest r = new RegisterDatabaseRequest(spec);
+            RegisterDatabaseRequest back = codec.decode(codec.encode(r, format), RegisterDatabaseRequest.class, format, "t");
+            assertEquals(schema, back.schema().toSchema());
+        }
+        ElasTrasException e = assertThrows(ElasTrasException.class, () -> new SchemaSpec("TENANT", schema.partitioning(),
+                List.of(new TableSpec("A", org.elastras.catalog.schema.TableKind.PLAIN,
+                        List.of(new ColumnSpec("X", "DECIMAL(3)", false)), List.of("X")))));
+        assertEquals(ErrorCode.MALFORMED_REQUEST, e.code());
+        assertTrue(e.getMessage().contains("DECIMAL(3)") && e.getMessage().contains("2 parameter"), e.getMessage());
+        assertEquals(ColumnType.decimal(10, 2), ColumnSpec.parseType("c", " decimal( 10 , 2 ) "));
+        assertThrows(RuntimeException.class, () -> ColumnSpec.parseType("c", "FLOAT"));
+        assertThrows(RuntimeException.class, () -> ColumnSpec.parseType("c", "VARCHAR(x)"));
+    }
+
+    @Test
+    void boundsAreEnforcedWithLimitExceeded() {
+        ProtocolCodec small = new ProtocolCodec(2048, 8);
+        byte[] big = ("{\"txnId\":1,\"table\":\"" + "x".repeat(3000) + "\",\"key\":[1]}").getBytes(StandardCharsets.UTF_8);
+        assertEquals(ErrorCode.LIMIT_EXCEEDED,
+                assertThrows(ElasTrasException.class, () -> small.decode(big, GetRequest.class, WireFormat.JSON, "get")).code());
+        byte[] deep = ("{\"database\":\"D\",\"partitionId\":1,\"procedure\":\"P\",\"args\":" + "[".repeat(20) + "]".repeat(20) + "}")
+                .getBytes(StandardCharsets.UTF_8);
+        ElasTrasException e = assertThrows(ElasTrasException.class, () -> small.decode(deep, CallRequest.class, WireFormat.JSON, "call"));
+        assertEquals(ErrorCode.LIMIT_EXCEEDED, e.code());
+        assertTrue(e.getMessage().contains("nesting"), e.getMessage());
+    }
+
+    @Test
+    void wireValuesWidenJsonFormsToColumnValues() {
+        Column bytes = Column.notNull("B", ColumnType.bytes(4));
+        assertArrayEquals(new byte[] {0, 1, 2}, (byte[]) WireValues.toColumnValue("t", bytes, "AAEC"));
+        assertThrows(IllegalArgumentException.class, () -> WireValues.toColumnValue("t", bytes, "!!!"));
+        Column decimal = Column.notNull("D", ColumnType.decimal(6, 2));
+        assertEquals(new BigDecimal("12.30"), WireValues.toColumnValue("t", decimal, 12.3));
+        assertEquals(new BigDecimal("7.00"), WireValues.toColumnValue("t", decimal, 7));
+        assertEquals(new BigDecimal("1.25"), WireValues.toColumnValue("t", decimal, "1.25"));
+        assertThrows(IllegalArgumentException.class, () -> WireValues.toColumnValue("t", decimal, 1.234));
+        Column dbl = Column.notNull("F", ColumnType.DOUBLE);
+        assertEquals(3.0, WireValues.toColumnValue("t", dbl, 3));
+        Column big = Column.notNull("L", ColumnType.BIGINT);
+        assertEquals(5L, WireValues.toColumnValue("t", big, BigInteger.valueOf(5)));
+        assertThrows(IllegalArgumentException.class, () -> WireValues.toColumnValue("t", big, BigInteger.ONE.shiftLeft(64)));
+        Column integer = Column.notNull("I", ColumnType.INT);
+        assertThrows(IllegalArgumentException.class, () -> WireValues.toColumnValue("t", integer, "5"));
+        assertEquals(null, WireValues.toColumnValue("t", Column.nullable("N", ColumnType.INT), null));
+    }
+}
