@@ -19,7 +19,8 @@ public record TransactionLimits(int keyBytesMax, int valueBytesMax, int writeSet
         int readSetKeysMax, int scanRowsMax, int openTransactionsMax, int openTransactionsPerClientMax,
         long idleTimeoutMs, long writeCapacityWaitMs) {
 
-    public static final TransactionLimits DEFAULT = new TransactionLimits(4 * 1024, 1 << 20, 10_000, 16L << 20,
+    /** Key and value limits equal to {@code StorageLimits.DEFAULT}'s. */
+    public static final TransactionLimits DEFAULT = new TransactionLimits(16 * 1024, 1 << 20, 10_000, 16L << 20,
             100_000, 10_000, 10_000, 1_000, 30_000, 5_000);
 
     public TransactionLimits {

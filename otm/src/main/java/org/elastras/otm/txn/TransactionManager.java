@@ -729,6 +729,9 @@ public final class TransactionManager {
         if (t == null) {
             throw ended(txnId);
         }
+        if (t.state == Transaction.State.COMMITTING) {
+            throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is committing; no more calls on it");
+        }
         t.lock.lock();
         if (t.state != Transaction.State.ACTIVE) {
             t.lock.unlock();

@@ -281,7 +281,7 @@ class TransactionManagerTest {
         TransactionManager m = manager(TransactionLimits.DEFAULT.withReadSetKeysMax(3).withValueBytesMax(10));
         long t = m.begin(P, Isolation.SERIALIZABLE);
         assertEquals(Reason.LIMIT_EXCEEDED, assertThrows(TransactionException.class,
-                () -> m.put(t, new byte[5000], bytes("v"))).reason());
+                () -> m.put(t, new byte[20_000], bytes("v"))).reason());
         assertEquals(Reason.LIMIT_EXCEEDED, assertThrows(TransactionException.class,
                 () -> m.put(t, bytes("k"), new byte[11])).reason());
         m.get(t, bytes("a"));
