@@ -649,6 +649,26 @@ public final class PartitionStore implements Closeable {
                 compactionCount.get(), versionsDroppedByCompaction.get(), error == null ? null : error.toString());
     }
 
+    /**
+     * The largest commit timestamp of any version in the store (memtables and tables), or -1 if
+     * it is empty. A new owner starts its timestamps above it, so new commits order after old ones.
+     */
+    public long maxCts() {
+        StoreView v = acquire();
+        try {
+            long max = -1;
+            for (MemTable m : v.memtables()) {
+                max = Math.max(max, m.maxCts());
+            }
+            for (TableHandle t : v.tables) {
+                max = Math.max(max, t.info().maxCts());
+            }
+            return max;
+        } finally {
+            v.release();
+        }
+    }
+
     /** The manifest as last written or read. */
     public Manifest manifest() {
         installLock.lock();

@@ -76,6 +76,7 @@ class PartitionStoreTest {
     @Test
     void aDifferentValueForTheSameKeyAndCtsIsABug() {
         PartitionStore store = openFresh(new MemoryDfs());
+        assertEquals(-1, store.maxCts());
         store.apply("w", WalPosition.START, List.of(new Version(b("k"), 1, b("x"))));
         assertThrows(IllegalStateException.class, () -> store.apply("w", WalPosition.START, List.of(new Version(b("k"), 1, b("y")))));
     }
@@ -240,6 +241,9 @@ class PartitionStoreTest {
         store.closeAfterFlush();
         PartitionStore next = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
         assertEquals(Map.of(), next.replayPoints(), "the old owner's log segments may be deleted");
+        assertEquals(1, next.maxCts());
+        next.apply("w", WalPosition.START, List.of(new Version(b("k2"), 7, b("v"))));
+        assertEquals(7, next.maxCts(), "the memtable counts too");
         assertArrayEquals(b("v"), next.get(b("k"), 1));
         next.close();
     }

@@ -1,0 +1,95 @@
+package org.elastras.otm.server;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.elastras.catalog.meta.ZkPaths;
+
+/**
+ * How one OTM process is started: its id, where ZooKeeper and the DFS are, where it listens.
+ * Immutable; validated at construction.
+ *
+ * @param otmId this OTM's id: its lease znode and WAL directory are named after it
+ * @param zkConnect ZooKeeper connect string (host:port[,host:port...])
+ * @param zkRoot root path of ElasTraS's znodes
+ * @param dfs the DFS root ({@code file:/...} or {@code hdfs://namenode:port/path})
+ * @param host address to listen on
+ * @param port port to listen on (0: any free port)
+ * @param zkSessionTimeoutMs ZooKeeper session timeout: how long a silent OTM keeps its lease
+ */
+public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs) {
+
+    public static final int DEFAULT_SESSION_TIMEOUT_MS = 4_000;
+
+    public OtmConfig {
+        ZkPaths.checkOtmId(otmId);
+        if (zkConnect == null || zkConnect.isBlank()) {
+            throw new IllegalArgumentException("--zk is required: the ZooKeeper connect string, e.g. 127.0.0.1:2181");
+        }
+        new ZkPaths(zkRoot);
+        if (dfs == null || dfs.getScheme() == null) {
+            throw new IllegalArgumentException("--dfs is required: file:/path or hdfs://namenode:port/path");
+        }
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("--port must be in [0, 65535], got " + port);
+        }
+        if (zkSessionTimeoutMs < 1_000 || zkSessionTimeoutMs > 120_000) {
+            throw new IllegalArgumentException("--zk-session-timeout-ms must be in [1000, 120000], got " + zkSessionTimeoutMs);
+        }
+    }
+
+    public static final String USAGE = String.join("\n",
+            "usage: elastras otm --id ID --zk HOST:PORT[,...] --dfs URI [options]",
+            "  --id ID                       this OTM's id ([A-Za-z0-9._-], unique among live OTMs)",
+            "  --zk CONNECT                  ZooKeeper connect string",
+            "  --dfs URI                     file:/path (local directory) or hdfs://namenode:port/path",
+            "  --host HOST                   address to listen on (default 127.0.0.1)",
+            "  --port PORT                   port to listen on (default 0: any free port)",
+            "  --zk-root PATH                root znode (default /elastras)",
+            "  --zk-session-timeout-ms MS    lease timeout (default " + DEFAULT_SESSION_TIMEOUT_MS + ")");
+
+    /**
+     * Parses command-line arguments.
+     *
+     * @throws IllegalArgumentException with a message naming the bad or missing argument
+     */
+    public static OtmConfig parse(String[] args) {
+        String id = null;
+        String zk = null;
+        String root = ZkPaths.DEFAULT_ROOT;
+        String dfs = null;
+        String host = "127.0.0.1";
+        int port = 0;
+        int timeout = DEFAULT_SESSION_TIMEOUT_MS;
+        List<String> rest = new ArrayList<>(List.of(args));
+        while (!rest.isEmpty()) {
+            String flag = rest.remove(0);
+            if (rest.isEmpty()) {
+                throw new IllegalArgumentException("missing value after " + flag + "\n" + USAGE);
+            }
+            String value = rest.remove(0);
+            switch (flag) {
+                case "--id" -> id = value;
+                case "--zk" -> zk = value;
+                case "--zk-root" -> root = value;
+                case "--dfs" -> dfs = value;
+                case "--host" -> host = value;
+                case "--port" -> port = parseInt(flag, value);
+                case "--zk-session-timeout-ms" -> timeout = parseInt(flag, value);
+                default -> throw new IllegalArgumentException("unknown argument " + flag + "\n" + USAGE);
+            }
+        }
+        if (id == null) {
+            throw new IllegalArgumentException("--id is required\n" + USAGE);
+        }
+        return new OtmConfig(id, zk, root, dfs == null ? null : URI.create(dfs), host, port, timeout);
+    }
+
+    private static int parseInt(String flag, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " needs a number, got '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.elastras.otm.server;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The OTM process: {@code elastras otm --id ID --zk CONNECT --dfs URI [--port P]}. Prints one
+ * line {@code ELASTRAS-OTM READY id=<id> port=<port>} on standard output once it serves, and stops
+ * cleanly on SIGTERM/Ctrl-C.
+ */
+public final class OtmMain {
+
+    private OtmMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println(OtmConfig.USAGE);
+            return;
+        }
+        OtmConfig config;
+        try {
+            config = OtmConfig.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("elastras otm: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        OtmNode node = OtmNode.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "otm-shutdown"));
+        System.out.println("ELASTRAS-OTM READY id=" + node.otmId() + " port=" + node.port());
+        System.out.flush();
+        stopped.await();
+    }
+}

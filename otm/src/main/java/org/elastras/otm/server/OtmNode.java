@@ -1,0 +1,194 @@
+package org.elastras.otm.server;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ServiceLoader;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.otm.http.OtmHttpServer;
+import org.elastras.otm.http.OtmHttpServerConfig;
+import org.elastras.otm.txn.GlobalTables;
+import org.elastras.otm.txn.LocalTimestampSource;
+import org.elastras.otm.txn.ProcedureRegistry;
+import org.elastras.otm.txn.ProcedureRunner;
+import org.elastras.otm.txn.SnapshotTracker;
+import org.elastras.otm.txn.TransactionLimits;
+import org.elastras.otm.txn.TransactionManager;
+import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.sstable.BlockCache;
+import org.elastras.storage.store.StoreEnvironment;
+import org.elastras.storage.store.StoreOptions;
+import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.wal.WalOptions;
+import org.elastras.storage.wal.WalWriter;
+
+/**
+ * One running OTM: the composition root that wires the DFS, the write-ahead log, the transaction
+ * manager, the partitions, the lease and the network endpoint together, and takes them down in
+ * the reverse order. Everything with a clock or a thread is created here, not in the logic.
+ *
+ * <p>Thread-safe: {@link #close()} may be called from a shutdown hook.
+ */
+public final class OtmNode implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(OtmNode.class.getName());
+    private static final long BLOCK_CACHE_BYTES = 256L << 20;
+    private static final long DRAIN_TIMEOUT_MS = 10_000;
+    private static final int DATABASES_MAX = 10_000;
+    private static final int PROCEDURE_ATTEMPTS_MAX = 16;
+    private static final long PROCEDURE_RETRY_WAIT_MS = 50;
+
+    private final OtmConfig config;
+    private final CuratorFramework zk;
+    private final Dfs dfs;
+    private final WalWriter wal;
+    private final ExecutorService maintenance;
+    private final ScheduledExecutorService timer;
+    private final TransactionManager transactions;
+    private final PartitionHost partitions;
+    private final LeaseKeeper.Listener leaseListener;
+    private volatile LeaseKeeper lease;
+    private final OtmHttpServer http;
+    private volatile boolean closed;
+
+    private OtmNode(OtmConfig config) throws Exception {
+        this.config = config;
+        this.dfs = Dfs.open(config.dfs());
+        this.zk = CuratorFrameworkFactory.builder().connectString(config.zkConnect())
+                .sessionTimeoutMs(config.zkSessionTimeoutMs()).connectionTimeoutMs(Math.min(5_000, config.zkSessionTimeoutMs()))
+                .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000)).build();
+        zk.start();
+        this.wal = WalWriter.open(dfs, PartitionHost.walDirectory(config.otmId()), WalOptions.DEFAULT);
+        UnappliedCommits unapplied = new UnappliedCommits(config.otmId(), wal);
+        LocalTimestampSource timestamps = new LocalTimestampSource(0);
+        SnapshotTracker snapshots = new SnapshotTracker(0, 1_000_000);
+        this.transactions = new TransactionManager(wal, unapplied, timestamps, snapshots, TransactionLimits.DEFAULT,
+                () -> System.nanoTime() / 1_000_000);
+        this.maintenance = Executors.newSingleThreadExecutor(daemon("otm-maintenance"));
+        StoreEnvironment environment = new StoreEnvironment(new BlockCache(BLOCK_CACHE_BYTES), maintenance,
+                transactions::oldestActiveSnapshot);
+        GlobalTables globals = new GlobalTables(10_000_000);
+        ProcedureRegistry registry = new ProcedureRegistry(1_000);
+        for (ProcedureLibrary library : ServiceLoader.load(ProcedureLibrary.class)) {
+            library.procedures().forEach((name, procedure) -> registry.register(library.database(), name, procedure));
+            LOG.info(() -> "loaded procedures " + library.procedures().keySet() + " of database " + library.database());
+        }
+        ProcedureRunner runner = new ProcedureRunner(transactions, registry, PROCEDURE_ATTEMPTS_MAX, PROCEDURE_RETRY_WAIT_MS);
+        this.partitions = new PartitionHost(config.otmId(), dfs, wal, unapplied, StoreOptions.DEFAULT, environment,
+                transactions, timestamps, snapshots, globals, DRAIN_TIMEOUT_MS, DATABASES_MAX);
+        this.leaseListener = new LeaseKeeper.Listener() {
+            @Override
+            public void leaseSuspended() {
+                LOG.warning("ZooKeeper connection suspended: refusing requests until it is back");
+            }
+
+            @Override
+            public void leaseResumed() {
+                LOG.info("ZooKeeper connection back with the same session: serving again");
+            }
+
+            @Override
+            public void leaseLost() {
+                LOG.severe("lease lost: OTM " + config.otmId() + " refuses every request from now on");
+            }
+        };
+        TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
+                timestamps, snapshots);
+        this.http = new OtmHttpServer(OtmHttpServerConfig.defaults(config.host(), config.port()), service);
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemon("otm-timer"));
+    }
+
+    /**
+     * Starts an OTM: opens the DFS and its log, listens, and takes its lease. It serves nothing
+     * until partitions are opened on it.
+     */
+    public static OtmNode start(OtmConfig config) throws Exception {
+        OtmNode node = new OtmNode(config);
+        try {
+            node.http.start();
+            String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"startedMs\":"
+                    + System.currentTimeMillis() + "}";
+            node.lease = new LeaseKeeper(node.zk, new ZkPaths(config.zkRoot()), config.otmId(), utf8(registration),
+                    node.leaseListener);
+            node.lease.acquire(Math.max(10_000, config.zkSessionTimeoutMs()));
+            node.timer.scheduleWithFixedDelay(node::reap, 1, 1, TimeUnit.SECONDS);
+            LOG.info(() -> "OTM " + config.otmId() + " serving on " + config.host() + ":" + node.http.port() + " " + registration);
+            return node;
+        } catch (Exception e) {
+            node.close();
+            throw e;
+        }
+    }
+
+    private void reap() {
+        try {
+            transactions.reap(System.nanoTime() / 1_000_000);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "reaping idle transactions failed", e);
+        }
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    public String otmId() {
+        return config.otmId();
+    }
+
+    /** Whether this OTM holds its lease and serves. */
+    public boolean serving() {
+        LeaseKeeper l = lease;
+        return l != null && l.holds() && !closed;
+    }
+
+    /**
+     * Stops: the endpoint first (no new requests), then the lease, the log (commits in flight
+     * finish), the stores (without a flush: the log has everything) and the DFS.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        http.close();
+        timer.shutdownNow();
+        LeaseKeeper l = lease;
+        if (l != null) {
+            l.close();
+        }
+        try {
+            wal.close();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "closing the WAL failed", e);
+        }
+        partitions.abandonAll();
+        maintenance.shutdownNow();
+        zk.close();
+        try {
+            dfs.close();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "closing the DFS failed", e);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,258 @@
+package org.elastras.otm.server;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+import org.elastras.catalog.key.KeyCodec;
+import org.elastras.catalog.key.KeyRange;
+import org.elastras.catalog.partition.PartitionDescriptor;
+import org.elastras.catalog.partition.PartitionId;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.catalog.schema.Names;
+import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.otm.txn.GlobalTables;
+import org.elastras.otm.txn.LocalTimestampSource;
+import org.elastras.otm.txn.SnapshotTracker;
+import org.elastras.otm.txn.TableAccess;
+import org.elastras.otm.txn.TransactionManager;
+import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.store.PartitionRecovery;
+import org.elastras.storage.store.PartitionStore;
+import org.elastras.storage.store.StoreEnvironment;
+import org.elastras.storage.store.StoreOptions;
+import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.wal.WalPosition;
+import org.elastras.storage.wal.WalRetention;
+import org.elastras.storage.wal.WalWriter;
+
+/**
+ * The partitions one OTM serves and the schemas of their databases: opening a partition
+ * recovers it from the DFS (manifest, then REDO of every log the manifest names) before it
+ * serves; closing drains its commits, flushes and leaves a manifest that needs no log; flushing
+ * also lets the OTM delete WAL segments no partition needs any more.
+ *
+ * <p>Thread-safe. Opening and closing one partition are serialised per host (they are rare and
+ * slow; reads of the served set are lock-free).
+ */
+final class PartitionHost {
+
+    private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
+
+    /** One served partition. */
+    record Served(PartitionDescriptor descriptor, TableAccess access, PartitionStore store, List<Object> startKey,
+            List<Object> endKey) {
+    }
+
+    private final String otmId;
+    private final Dfs dfs;
+    private final WalWriter wal;
+    private final UnappliedCommits unapplied;
+    private final WalRetention retention = new WalRetention();
+    private final StoreOptions storeOptions;
+    private final StoreEnvironment environment;
+    private final TransactionManager transactions;
+    private final LocalTimestampSource timestamps;
+    private final SnapshotTracker snapshots;
+    private final GlobalTables globals;
+    private final long drainTimeoutMs;
+    private final int databasesMax;
+
+    private final Map<String, DatabaseSchema> databases = new ConcurrentHashMap<>();
+    private final Map<Long, Served> served = new ConcurrentHashMap<>();
+    private final Object lifecycle = new Object();
+
+    PartitionHost(String otmId, Dfs dfs, WalWriter wal, UnappliedCommits unapplied, StoreOptions storeOptions,
+            StoreEnvironment environment, TransactionManager transactions, LocalTimestampSource timestamps,
+            SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax) {
+        this.otmId = otmId;
+        this.dfs = dfs;
+        this.wal = wal;
+        this.unapplied = unapplied;
+        this.storeOptions = storeOptions;
+        this.environment = environment;
+        this.transactions = transactions;
+        this.timestamps = timestamps;
+        this.snapshots = snapshots;
+        this.globals = globals;
+        this.drainTimeoutMs = drainTimeoutMs;
+        this.databasesMax = databasesMax;
+    }
+
+    /** The DFS directory of the log of the OTM named {@code walId}. */
+    static String walDirectory(String walId) {
+        return Dfs.join("wal", walId);
+    }
+
+    static String partitionDirectory(String database, long partitionId) {
+        return Dfs.join("data", Names.canonical(database), Long.toString(partitionId));
+    }
+
+    /**
+     * Registers a database schema. Registering the same schema again is a no-op; a different
+     * schema under a registered name is refused.
+     */
+    void registerDatabase(DatabaseSchema schema) {
+        String name = Names.canonical(schema.name());
+        synchronized (lifecycle) {
+            DatabaseSchema existing = databases.get(name);
+            if (existing != null) {
+                if (!existing.equals(schema)) {
+                    throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "database " + schema.name()
+                            + " is already registered with a different schema; changing a schema is not supported");
+                }
+                return;
+            }
+            if (databases.size() >= databasesMax) {
+                throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, "this OTM already has " + databasesMax
+                        + " databases registered");
+            }
+            databases.put(name, schema);
+        }
+    }
+
+    DatabaseSchema database(String name) {
+        DatabaseSchema schema = name == null ? null : databases.get(Names.canonical(name));
+        if (schema == null) {
+            throw new ElasTrasException(ErrorCode.UNKNOWN_DATABASE, "no database named " + name
+                    + " is registered on this OTM; register its schema first");
+        }
+        return schema;
+    }
+
+    /** Opens, recovers and starts serving a partition. Opening a partition already served is a no-op. */
+    void open(String database, long partitionId, List<Object> startKey, List<Object> endKey) throws IOException {
+        DatabaseSchema schema = database(database);
+        KeyRange range = range(schema, startKey, endKey);
+        synchronized (lifecycle) {
+            Served existing = served.get(partitionId);
+            if (existing != null) {
+                if (!Names.same(existing.descriptor().database(), schema.name())) {
+                    throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + partitionId
+                            + " is already served here for database " + existing.descriptor().database());
+                }
+                return;
+            }
+            PartitionDescriptor descriptor = new PartitionDescriptor(schema.name(), new PartitionId(partitionId), range, 0);
+            TableAccess access = new TableAccess(schema, descriptor, globals);
+            long started = System.nanoTime();
+            PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId), storeOptions,
+                    environment);
+            try {
+                PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs, PartitionHost::walDirectory);
+                // New commits must order after every recovered one: lift the timestamp floor.
+                long skippedFrom = timestamps.advanceTo(Math.max(0, store.maxCts()));
+                if (skippedFrom > 0) {
+                    snapshots.unusedRange(skippedFrom, store.maxCts());
+                }
+                store.finishRecovery(unapplied);
+                WalPosition own = store.manifest().replayPoints().get(otmId);
+                retention.retain(partitionId, own == null ? wal.endPosition() : own);
+                transactions.addPartition(partitionId, store);
+                served.put(partitionId, new Served(descriptor, access, store, startKey, endKey));
+                long ms = (System.nanoTime() - started) / 1_000_000;
+                LOG.info(() -> "opened partition " + partitionId + " of " + schema.name() + " in " + ms + " ms; replayed "
+                        + replayed.versionsApplied() + " versions from " + replayed.logsRead() + " logs");
+            } catch (IOException | RuntimeException e) {
+                store.close();
+                retention.release(partitionId);
+                throw e;
+            }
+        }
+    }
+
+    /** Stops serving a partition: drains its commits, flushes, leaves a manifest needing no log. */
+    void close(long partitionId) throws IOException, InterruptedException {
+        synchronized (lifecycle) {
+            Served s = served.get(partitionId);
+            if (s == null) {
+                throw notServed(partitionId);
+            }
+            transactions.removePartition(partitionId, drainTimeoutMs);
+            served.remove(partitionId);
+            s.store().closeAfterFlush();
+            retention.release(partitionId);
+            deleteObsoleteSegments();
+        }
+    }
+
+    /** Flushes a partition's memtable and deletes WAL segments no partition needs any more. */
+    void flush(long partitionId) throws IOException {
+        Served s = served(partitionId);
+        s.store().flush();
+        WalPosition own = s.store().manifest().replayPoints().get(otmId);
+        if (own != null) {
+            retention.retain(partitionId, own);
+        }
+        deleteObsoleteSegments();
+    }
+
+    private void deleteObsoleteSegments() throws IOException {
+        wal.deleteSegmentsBefore(retention.oldestNeeded(wal.endPosition()));
+    }
+
+    /** The served partition, or NOT_OWNER. */
+    Served served(long partitionId) {
+        Served s = served.get(partitionId);
+        if (s == null) {
+            throw notServed(partitionId);
+        }
+        return s;
+    }
+
+    List<Served> all() {
+        return new ArrayList<>(served.values());
+    }
+
+    private ElasTrasException notServed(long partitionId) {
+        return new ElasTrasException(ErrorCode.NOT_OWNER, "partition " + partitionId + " is not served by OTM " + otmId);
+    }
+
+    /** Closes every store without flushing (the process is going away; the WAL has everything). */
+    void abandonAll() {
+        synchronized (lifecycle) {
+            for (Served s : served.values()) {
+                s.store().close();
+            }
+            served.clear();
+        }
+    }
+
+    private static KeyRange range(DatabaseSchema schema, List<Object> startKey, List<Object> endKey) {
+        boolean unbounded = (startKey == null || startKey.isEmpty()) && (endKey == null || endKey.isEmpty());
+        if (schema.partitioning() == PartitioningKind.SINGLE_PARTITION) {
+            if (!unbounded) {
+                throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "database " + schema.name()
+                        + " is single-partition: its one partition covers every key; send no startKey or endKey");
+            }
+            return KeyRange.ALL;
+        }
+        try {
+            KeyCodec rootKey = KeyCodec.forPartitionKey(schema);
+            byte[] start = startKey == null || startKey.isEmpty() ? new byte[0] : rootKey.encode(normalized(schema, startKey));
+            byte[] end = endKey == null || endKey.isEmpty() ? new byte[0] : rootKey.encode(normalized(schema, endKey));
+            return new KeyRange(start, end);
+        } catch (IllegalArgumentException e) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "bad partition range for database " + schema.name()
+                    + ": " + e.getMessage());
+        }
+    }
+
+    private static List<Object> normalized(DatabaseSchema schema, List<Object> values) {
+        var columns = schema.partitionKeyColumns();
+        if (values.size() != columns.size()) {
+            throw new IllegalArgumentException("a root key of database " + schema.name() + " has " + columns.size()
+                    + " values " + columns.stream().map(c -> c.name()).toList() + ", got " + values.size());
+        }
+        List<Object> out = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            out.add(org.elastras.client.protocol.WireValues.toColumnValue("root key of " + schema.name(), columns.get(i),
+                    values.get(i)));
+        }
+        return out;
+    }
+}

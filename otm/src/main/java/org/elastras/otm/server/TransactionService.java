@@ -1,0 +1,430 @@
+package org.elastras.otm.server;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.catalog.schema.Names;
+import org.elastras.catalog.schema.TableSchema;
+import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CallResponse;
+import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.ClosePartitionResponse;
+import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.CommitResponse;
+import org.elastras.client.protocol.DeleteRequest;
+import org.elastras.client.protocol.DeleteResponse;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.FlushPartitionRequest;
+import org.elastras.client.protocol.FlushPartitionResponse;
+import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.OpenPartitionRequest;
+import org.elastras.client.protocol.OpenPartitionResponse;
+import org.elastras.client.protocol.PartitionStatus;
+import org.elastras.client.protocol.PutRequest;
+import org.elastras.client.protocol.PutResponse;
+import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.RegisterDatabaseResponse;
+import org.elastras.client.protocol.ScanRequest;
+import org.elastras.client.protocol.ScanResponse;
+import org.elastras.client.protocol.StatusRequest;
+import org.elastras.client.protocol.StatusResponse;
+import org.elastras.client.protocol.WireValues;
+import org.elastras.otm.http.OtmService;
+import org.elastras.otm.txn.CommitResult;
+import org.elastras.otm.txn.Isolation;
+import org.elastras.otm.txn.LocalTimestampSource;
+import org.elastras.otm.txn.ProcedureResult;
+import org.elastras.otm.txn.ProcedureRunner;
+import org.elastras.otm.txn.RowTransaction;
+import org.elastras.otm.txn.SnapshotTracker;
+import org.elastras.otm.txn.TableAccess;
+import org.elastras.otm.txn.TransactionException;
+import org.elastras.otm.txn.TransactionManager;
+
+/**
+ * The OTM's protocol operations over its transaction manager and partitions: converts wire rows
+ * and keys to typed values with the database schema, maps transaction errors to error codes, and
+ * refuses everything while the lease is not held.
+ *
+ * <p>Thread-safe; called concurrently by the HTTP server's worker threads.
+ */
+final class TransactionService implements OtmService {
+
+    private static final Logger LOG = Logger.getLogger(TransactionService.class.getName());
+    /** Longest wait of a begin for the snapshot to reach the client's last commit. */
+    private static final long SESSION_WAIT_MS = 5_000;
+    /** Bound on one scan's answer, whatever the client asks. */
+    private static final int SCAN_ROWS_MAX = 10_000;
+    private static final String CLIENT = "wire";
+
+    private final String otmId;
+    private final BooleanSupplier leaseHeld;
+    private final TransactionManager transactions;
+    private final ProcedureRunner procedures;
+    private final PartitionHost partitions;
+    private final LocalTimestampSource timestamps;
+    private final SnapshotTracker snapshots;
+
+    TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
+            PartitionHost partitions, LocalTimestampSource timestamps, SnapshotTracker snapshots) {
+        this.otmId = otmId;
+        this.leaseHeld = leaseHeld;
+        this.transactions = transactions;
+        this.procedures = procedures;
+        this.partitions = partitions;
+        this.timestamps = timestamps;
+        this.snapshots = snapshots;
+    }
+
+    @Override
+    public boolean serving() {
+        return leaseHeld.getAsBoolean();
+    }
+
+    private void checkServing() {
+        if (!leaseHeld.getAsBoolean()) {
+            throw new ElasTrasException(ErrorCode.NOT_SERVING, "OTM " + otmId
+                    + " does not hold its lease and serves nothing; ask the catalog where the partition is now");
+        }
+    }
+
+    // ------------------------------------------------------------------ transactions
+
+    @Override
+    public BeginResponse begin(BeginRequest request) {
+        checkServing();
+        TableAccess access = partitions.served(request.partitionId()).access();
+        checkDatabase(access, request.database(), request.partitionId());
+        awaitSession(request.afterCts());
+        try {
+            long txnId = transactions.begin(request.partitionId(), isolation(request.isolation()), CLIENT);
+            return new BeginResponse(txnId, transactions.snapshotOf(txnId));
+        } catch (TransactionException e) {
+            throw translate(e);
+        }
+    }
+
+    @Override
+    public GetResponse get(GetRequest request) {
+        checkServing();
+        return run(() -> {
+            RowTransaction txn = attach(request.txnId());
+            TableSchema table = table(txn.access(), request.table());
+            List<Object> row = txn.get(table.name(), keyValues(table, request.key()));
+            return row == null ? new GetResponse(false, null) : new GetResponse(true, rowMap(table, row));
+        });
+    }
+
+    @Override
+    public PutResponse put(PutRequest request) {
+        checkServing();
+        return run(() -> {
+            RowTransaction txn = attach(request.txnId());
+            TableSchema table = table(txn.access(), request.table());
+            txn.put(table.name(), rowValues(table, request.row()));
+            return new PutResponse();
+        });
+    }
+
+    @Override
+    public DeleteResponse delete(DeleteRequest request) {
+        checkServing();
+        return run(() -> {
+            RowTransaction txn = attach(request.txnId());
+            TableSchema table = table(txn.access(), request.table());
+            txn.delete(table.name(), keyValues(table, request.key()));
+            return new DeleteResponse();
+        });
+    }
+
+    @Override
+    public ScanResponse scan(ScanRequest request) {
+        checkServing();
+        return run(() -> {
+            RowTransaction txn = attach(request.txnId());
+            TableSchema table = table(txn.access(), request.table());
+            int limit = Math.min(request.limit(), SCAN_ROWS_MAX);
+            List<List<Object>> rows = txn.scan(table.name(), prefixValues(table, request.fromKey()),
+                    prefixValues(table, request.toKey()), limit + 1);
+            boolean more = rows.size() > limit;
+            List<Map<String, Object>> out = new ArrayList<>(Math.min(rows.size(), limit));
+            for (int i = 0; i < rows.size() && i < limit; i++) {
+                out.add(rowMap(table, rows.get(i)));
+            }
+            return new ScanResponse(out, more);
+        });
+    }
+
+    @Override
+    public CommitResponse commit(CommitRequest request) {
+        checkServing();
+        CommitResult result = run(() -> transactions.commit(request.txnId()));
+        if (!result.readOnly() && !leaseHeld.getAsBoolean()) {
+            // Durable in our log, but the lease lapsed before we could tell the client: the next
+            // owner's recovery decides whether it counts.
+            throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "transaction " + request.txnId()
+                    + " was logged but OTM " + otmId + " lost its lease before acknowledging; read to find out");
+        }
+        return new CommitResponse(result.cts());
+    }
+
+    @Override
+    public AbortResponse abort(AbortRequest request) {
+        checkServing();
+        run(() -> transactions.abort(request.txnId()));
+        return new AbortResponse();
+    }
+
+    @Override
+    public CallResponse call(CallRequest request) {
+        checkServing();
+        TableAccess access = partitions.served(request.partitionId()).access();
+        checkDatabase(access, request.database(), request.partitionId());
+        awaitSession(request.afterCts());
+        ProcedureResult result = run(() -> procedures.run(access, request.procedure(), request.args(),
+                isolation(request.isolation()), CLIENT));
+        switch (result.outcome()) {
+            case COMMITTED -> {
+                if (result.cts() > 0 && !leaseHeld.getAsBoolean()) {
+                    throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "procedure " + request.procedure()
+                            + " was logged but OTM " + otmId + " lost its lease before acknowledging");
+                }
+                return new CallResponse(result.value(), result.cts(), result.attempts());
+            }
+            case ROLLED_BACK -> throw new ElasTrasException(ErrorCode.PROCEDURE_ABORTED, "procedure "
+                    + request.procedure() + " rolled back: " + result.message());
+            case RETRIES_EXHAUSTED -> throw new ElasTrasException(ErrorCode.CONFLICT, "procedure " + request.procedure()
+                    + " conflicted on every attempt: " + result.message());
+            default -> throw new IllegalStateException("unknown procedure outcome " + result.outcome());
+        }
+    }
+
+    // ------------------------------------------------------------------ admin
+
+    @Override
+    public RegisterDatabaseResponse registerDatabase(RegisterDatabaseRequest request) {
+        checkServing();
+        partitions.registerDatabase(request.schema().toSchema());
+        return new RegisterDatabaseResponse();
+    }
+
+    @Override
+    public OpenPartitionResponse openPartition(OpenPartitionRequest request) {
+        checkServing();
+        try {
+            partitions.open(request.database(), request.partitionId(), request.startKey(), request.endKey());
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "opening partition " + request.partitionId() + " failed", e);
+            throw new ElasTrasException(ErrorCode.INTERNAL, "cannot open partition " + request.partitionId()
+                    + " from the DFS: " + e.getMessage(), e);
+        }
+        return new OpenPartitionResponse();
+    }
+
+    @Override
+    public ClosePartitionResponse closePartition(ClosePartitionRequest request) {
+        checkServing();
+        try {
+            partitions.close(request.partitionId());
+        } catch (IOException e) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, "closing partition " + request.partitionId()
+                    + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while closing partition " + request.partitionId());
+        } catch (IllegalStateException e) {
+            throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + request.partitionId()
+                    + " could not be drained: " + e.getMessage());
+        }
+        return new ClosePartitionResponse();
+    }
+
+    @Override
+    public FlushPartitionResponse flushPartition(FlushPartitionRequest request) {
+        checkServing();
+        try {
+            partitions.flush(request.partitionId());
+        } catch (IOException e) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, "flushing partition " + request.partitionId()
+                    + " failed: " + e.getMessage(), e);
+        }
+        return new FlushPartitionResponse();
+    }
+
+    @Override
+    public StatusResponse status(StatusRequest request) {
+        List<PartitionStatus> list = new ArrayList<>();
+        for (PartitionHost.Served s : partitions.all()) {
+            long id = s.descriptor().id().value();
+            list.add(new PartitionStatus(s.descriptor().database(), id, s.startKey(), s.endKey(),
+                    serving() ? "SERVING" : "NOT_SERVING", transactions.intentsHeld(id)));
+        }
+        list.sort((a, b) -> Long.compare(a.partitionId(), b.partitionId()));
+        return new StatusResponse(otmId, serving(), list);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * Session consistency: a client that committed at {@code afterCts} (here or on another OTM)
+     * starts its next transaction only at a snapshot that includes it. A CTS this OTM never issued
+     * lifts the local clock past it (Lamport), so the wait ends once the commits below it finish.
+     */
+    private void awaitSession(long afterCts) {
+        if (afterCts <= snapshots.snapshot()) {
+            return;
+        }
+        long skippedFrom = timestamps.advanceTo(afterCts);
+        if (skippedFrom > 0) {
+            snapshots.unusedRange(skippedFrom, afterCts);
+        }
+        try {
+            if (!snapshots.awaitSnapshot(afterCts, SESSION_WAIT_MS)) {
+                throw new ElasTrasException(ErrorCode.OVERLOADED, "the snapshot did not reach " + afterCts + " within "
+                        + SESSION_WAIT_MS + " ms; retry");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while waiting for the snapshot");
+        }
+    }
+
+    private interface Action<T> {
+        T run();
+    }
+
+    private static <T> T run(Action<T> action) {
+        try {
+            return action.run();
+        } catch (TransactionException e) {
+            throw translate(e);
+        } catch (IllegalArgumentException e) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, e.getMessage());
+        }
+    }
+
+    private RowTransaction attach(long txnId) {
+        long partitionId = transactions.partitionOf(txnId);
+        return partitions.served(partitionId).access().attach(transactions, txnId);
+    }
+
+    private static void checkDatabase(TableAccess access, String database, long partitionId) {
+        if (!Names.same(access.schema().name(), database)) {
+            throw new ElasTrasException(ErrorCode.NOT_OWNER, "partition " + partitionId + " belongs to database "
+                    + access.schema().name() + ", not " + database);
+        }
+    }
+
+    private static TableSchema table(TableAccess access, String name) {
+        DatabaseSchema schema = access.schema();
+        for (TableSchema t : schema.tables()) {
+            if (Names.same(t.name(), name)) {
+                return t;
+            }
+        }
+        throw new ElasTrasException(ErrorCode.UNKNOWN_TABLE, "database " + schema.name() + " has no table " + name
+                + "; its tables are " + schema.tables().stream().map(TableSchema::name).toList());
+    }
+
+    private static List<Object> keyValues(TableSchema table, List<Object> key) {
+        List<Column> columns = table.keyColumns();
+        if (key == null || key.size() != columns.size()) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has a key of "
+                    + columns.size() + " values " + table.primaryKey() + ", got " + (key == null ? 0 : key.size()));
+        }
+        return convert(table, columns, key);
+    }
+
+    private static List<Object> prefixValues(TableSchema table, List<Object> prefix) {
+        if (prefix == null || prefix.isEmpty()) {
+            return List.of();
+        }
+        List<Column> columns = table.keyColumns();
+        if (prefix.size() > columns.size()) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has a key of "
+                    + columns.size() + " values " + table.primaryKey() + ", got a prefix of " + prefix.size());
+        }
+        return convert(table, columns.subList(0, prefix.size()), prefix);
+    }
+
+    private static List<Object> convert(TableSchema table, List<Column> columns, List<Object> values) {
+        List<Object> out = new ArrayList<>(values.size());
+        try {
+            for (int i = 0; i < values.size(); i++) {
+                out.add(WireValues.toColumnValue("table " + table.name(), columns.get(i), values.get(i)));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, e.getMessage());
+        }
+        return out;
+    }
+
+    private static List<Object> rowValues(TableSchema table, Map<String, Object> row) {
+        List<Column> columns = table.columns();
+        Object[] values = new Object[columns.size()];
+        for (Map.Entry<String, Object> e : row.entrySet()) {
+            int index = -1;
+            for (int i = 0; i < columns.size(); i++) {
+                if (Names.same(columns.get(i).name(), e.getKey())) {
+                    index = i;
+                    break;
+                }
+            }
+            if (index < 0) {
+                throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has no column "
+                        + e.getKey() + "; its columns are " + columns.stream().map(Column::name).toList());
+            }
+            try {
+                values[index] = WireValues.toColumnValue("table " + table.name(), columns.get(index), e.getValue());
+            } catch (IllegalArgumentException ex) {
+                throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, ex.getMessage());
+            }
+        }
+        return java.util.Arrays.asList(values);
+    }
+
+    private static Map<String, Object> rowMap(TableSchema table, List<Object> row) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < table.columns().size(); i++) {
+            out.put(table.columns().get(i).name(), row.get(i));
+        }
+        return out;
+    }
+
+    private static Isolation isolation(org.elastras.client.protocol.Isolation wire) {
+        return wire == org.elastras.client.protocol.Isolation.SNAPSHOT ? Isolation.SNAPSHOT : Isolation.SERIALIZABLE;
+    }
+
+    static ElasTrasException translate(TransactionException e) {
+        ErrorCode code = switch (e.reason()) {
+            case CONFLICT -> ErrorCode.CONFLICT;
+            case SERIALIZATION_FAILURE -> ErrorCode.SERIALIZATION_FAILURE;
+            case UNKNOWN_TRANSACTION -> ErrorCode.UNKNOWN_TRANSACTION;
+            case TIMEOUT -> ErrorCode.TRANSACTION_TIMEOUT;
+            case LIMIT_EXCEEDED -> ErrorCode.LIMIT_EXCEEDED;
+            case NOT_OWNER -> ErrorCode.NOT_OWNER;
+            case UNKNOWN_TABLE -> ErrorCode.UNKNOWN_TABLE;
+            case TYPE_MISMATCH -> ErrorCode.TYPE_MISMATCH;
+            case KEY_OUTSIDE_PARTITION, READ_ONLY_TABLE -> ErrorCode.MALFORMED_REQUEST;
+            case UNKNOWN_DATABASE -> ErrorCode.UNKNOWN_DATABASE;
+            case UNKNOWN_PROCEDURE -> ErrorCode.UNKNOWN_PROCEDURE;
+            case OVERLOADED -> ErrorCode.OVERLOADED;
+            case LOG_FAILED -> ErrorCode.OUTCOME_UNKNOWN;
+            case PROCEDURE_FAILED, STORAGE_FAILED -> ErrorCode.INTERNAL;
+        };
+        return new ElasTrasException(code, e.getMessage(), e);
+    }
+}
