@@ -29,6 +29,8 @@ import org.elastras.client.protocol.FlushPartitionRequest;
 import org.elastras.client.protocol.FlushPartitionResponse;
 import org.elastras.client.protocol.GetRequest;
 import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.LoadGlobalTableRequest;
+import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
 import org.elastras.client.protocol.Operation;
@@ -167,6 +169,10 @@ public final class OtmClient implements AutoCloseable {
 
     public OpenPartitionResponse openPartition(OpenPartitionRequest request) {
         return call(Operation.OPEN_PARTITION, request, OpenPartitionResponse.class);
+    }
+
+    public LoadGlobalTableResponse loadGlobalTable(LoadGlobalTableRequest request) {
+        return call(Operation.LOAD_GLOBAL_TABLE, request, LoadGlobalTableResponse.class);
     }
 
     public ClosePartitionResponse closePartition(ClosePartitionRequest request) {

@@ -19,6 +19,7 @@ public enum Operation {
     OPEN_PARTITION("openPartition", OpenPartitionRequest.class, OpenPartitionResponse.class),
     CLOSE_PARTITION("closePartition", ClosePartitionRequest.class, ClosePartitionResponse.class),
     FLUSH_PARTITION("flushPartition", FlushPartitionRequest.class, FlushPartitionResponse.class),
+    LOAD_GLOBAL_TABLE("loadGlobalTable", LoadGlobalTableRequest.class, LoadGlobalTableResponse.class),
     STATUS("status", StatusRequest.class, StatusResponse.class);
 
     /** The path prefix of every operation. */

@@ -17,6 +17,8 @@ public final class ProtocolLimits {
     public static final int ROW_COLUMNS_MAX = SchemaLimits.COLUMNS_PER_TABLE_MAX;
     /** Most rows one scan may ask for. */
     public static final int SCAN_ROWS_MAX = 10_000;
+    /** Most rows one {@code loadGlobalTable} request carries (TPC-C's ITEM table is 100,000 rows). */
+    public static final int GLOBAL_ROWS_PER_REQUEST_MAX = 200_000;
     /** Most arguments of one stored-procedure call. */
     public static final int PROCEDURE_ARGS_MAX = 1_024;
     /** Longest name of a stored procedure or OTM, in characters. */

@@ -18,6 +18,7 @@ import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.ErrorResponse;
 import org.elastras.client.protocol.FlushPartitionRequest;
 import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.LoadGlobalTableRequest;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.Operation;
 import org.elastras.client.protocol.ProtocolCodec;
@@ -173,6 +174,7 @@ final class OtmRequestHandler extends Handler.Abstract {
             case OPEN_PARTITION -> service.openPartition((OpenPartitionRequest) request);
             case CLOSE_PARTITION -> service.closePartition((ClosePartitionRequest) request);
             case FLUSH_PARTITION -> service.flushPartition((FlushPartitionRequest) request);
+            case LOAD_GLOBAL_TABLE -> service.loadGlobalTable((LoadGlobalTableRequest) request);
             case STATUS -> service.status((StatusRequest) request);
         };
     }

@@ -17,6 +17,8 @@ import org.elastras.client.protocol.FlushPartitionRequest;
 import org.elastras.client.protocol.FlushPartitionResponse;
 import org.elastras.client.protocol.GetRequest;
 import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.LoadGlobalTableRequest;
+import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
 import org.elastras.client.protocol.PutRequest;
@@ -81,6 +83,9 @@ public interface OtmService {
 
     /** Admin: stops serving a partition. */
     ClosePartitionResponse closePartition(ClosePartitionRequest request) throws ElasTrasException;
+
+    /** Admin: loads (replaces) this OTM's copy of a global table of a database. */
+    LoadGlobalTableResponse loadGlobalTable(LoadGlobalTableRequest request) throws ElasTrasException;
 
     /** Admin: flushes a partition's memtable to the DFS. */
     FlushPartitionResponse flushPartition(FlushPartitionRequest request) throws ElasTrasException;

@@ -100,7 +100,7 @@ public final class OtmNode implements AutoCloseable {
             }
         };
         TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
-                timestamps, snapshots);
+                timestamps, snapshots, globals);
         this.http = new OtmHttpServer(OtmHttpServerConfig.defaults(config.host(), config.port()), service);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("otm-timer"));
     }

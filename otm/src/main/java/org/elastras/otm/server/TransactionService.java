@@ -30,6 +30,8 @@ import org.elastras.client.protocol.FlushPartitionRequest;
 import org.elastras.client.protocol.FlushPartitionResponse;
 import org.elastras.client.protocol.GetRequest;
 import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.LoadGlobalTableRequest;
+import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
 import org.elastras.client.protocol.PartitionStatus;
@@ -44,6 +46,7 @@ import org.elastras.client.protocol.StatusResponse;
 import org.elastras.client.protocol.WireValues;
 import org.elastras.otm.http.OtmService;
 import org.elastras.otm.txn.CommitResult;
+import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.Isolation;
 import org.elastras.otm.txn.LocalTimestampSource;
 import org.elastras.otm.txn.ProcedureResult;
@@ -77,9 +80,10 @@ final class TransactionService implements OtmService {
     private final PartitionHost partitions;
     private final LocalTimestampSource timestamps;
     private final SnapshotTracker snapshots;
+    private final GlobalTables globals;
 
     TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
-            PartitionHost partitions, LocalTimestampSource timestamps, SnapshotTracker snapshots) {
+            PartitionHost partitions, LocalTimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals) {
         this.otmId = otmId;
         this.leaseHeld = leaseHeld;
         this.transactions = transactions;
@@ -87,6 +91,7 @@ final class TransactionService implements OtmService {
         this.partitions = partitions;
         this.timestamps = timestamps;
         this.snapshots = snapshots;
+        this.globals = globals;
     }
 
     @Override
@@ -253,6 +258,23 @@ final class TransactionService implements OtmService {
     }
 
     @Override
+    public LoadGlobalTableResponse loadGlobalTable(LoadGlobalTableRequest request) {
+        checkServing();
+        DatabaseSchema schema = partitions.database(request.database());
+        TableSchema table = schema.findTable(request.table()).orElseThrow(() -> new ElasTrasException(ErrorCode.UNKNOWN_TABLE,
+                "database " + schema.name() + " has no table " + request.table()));
+        List<List<Object>> rows = new ArrayList<>(request.rows().size());
+        for (Map<String, Object> row : request.rows()) {
+            rows.add(rowValues(table, row));
+        }
+        run(() -> {
+            globals.load(schema, table.name(), rows);
+            return null;
+        });
+        return new LoadGlobalTableResponse(rows.size());
+    }
+
+    @Override
     public FlushPartitionResponse flushPartition(FlushPartitionRequest request) {
         checkServing();
         try {
@@ -270,7 +292,7 @@ final class TransactionService implements OtmService {
         for (PartitionHost.Served s : partitions.all()) {
             long id = s.descriptor().id().value();
             list.add(new PartitionStatus(s.descriptor().database(), id, s.startKey(), s.endKey(),
-                    serving() ? "SERVING" : "NOT_SERVING", transactions.intentsHeld(id)));
+                    serving() ? "SERVING" : "NOT_SERVING", transactions.openTransactions(id)));
         }
         list.sort((a, b) -> Long.compare(a.partitionId(), b.partitionId()));
         return new StatusResponse(otmId, serving(), list);

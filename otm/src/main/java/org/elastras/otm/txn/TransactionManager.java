@@ -648,6 +648,17 @@ public final class TransactionManager {
         return open.get();
     }
 
+    /** Transactions open (active or committing) on one partition; counts by a scan, for status pages. */
+    public int openTransactions(long partitionId) {
+        int n = 0;
+        for (Transaction t : transactions.values()) {
+            if (t.slot.partitionId == partitionId && (t.state == Transaction.State.ACTIVE || t.state == Transaction.State.COMMITTING)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Write intents held now on a partition (0 if not served). */
     public int intentsHeld(long partitionId) {
         PartitionSlot slot = partitions.get(partitionId);

@@ -17,6 +17,8 @@ import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.FlushPartitionRequest;
 import org.elastras.client.protocol.FlushPartitionResponse;
 import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.LoadGlobalTableRequest;
+import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.GetResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
@@ -181,6 +183,13 @@ final class FakeOtmService implements OtmService {
         received.add(r);
         r.schema().toSchema();
         return new RegisterDatabaseResponse();
+    }
+
+    @Override
+    public LoadGlobalTableResponse loadGlobalTable(LoadGlobalTableRequest r) {
+        received.add(r);
+        script(r.database());
+        return new LoadGlobalTableResponse(r.rows().size());
     }
 
     @Override
