@@ -96,7 +96,9 @@ public final class OtmNode implements AutoCloseable {
 
             @Override
             public void leaseLost() {
-                LOG.severe("lease lost: OTM " + config.otmId() + " refuses every request from now on");
+                LOG.severe("lease lost: OTM " + config.otmId() + " refuses every request and logs nothing from now on");
+                // The master may already be recovering our partitions from this log.
+                wal.fence("the ZooKeeper lease of OTM " + config.otmId() + " was lost");
             }
         };
         TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,

@@ -290,6 +290,36 @@ public final class WalWriter implements Closeable {
     }
 
     /**
+     * Stops logging at once, from any thread: records still queued are not written and their
+     * appends fail; every later append fails. A batch the writer thread is already writing
+     * completes (those records may be durable). The owner calls this when its lease is lost, so a
+     * zombie logs nothing more once it knows. Idempotent; {@link #close()} afterwards throws.
+     */
+    public void fence(String reason) {
+        List<Pending> queued;
+        IllegalStateException fenced = new IllegalStateException("WAL " + walDirectory + " fenced: " + reason);
+        lock.lock();
+        try {
+            if (failure != null) {
+                return;
+            }
+            failure = fenced;
+            queued = queue;
+            queue = new ArrayList<>();
+            queuedBytes = 0;
+            queueNotEmpty.signalAll();
+            queueNotFull.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        IOException failed = new IOException("WAL " + walDirectory + " was fenced (" + reason
+                + ") before this record was written; it is not logged", fenced);
+        for (Pending pending : queued) {
+            pending.acknowledged.completeExceptionally(failed);
+        }
+    }
+
+    /**
      * Waits until every queued record is written and synced, then closes the segment. Idempotent.
      *
      * @throws IOException if the writer died (the cause is the DFS failure)
@@ -335,7 +365,7 @@ public final class WalWriter implements Closeable {
             while (true) {
                 lock.lock();
                 try {
-                    while (queue.isEmpty() && !closing) {
+                    while (queue.isEmpty() && !closing && failure == null) {
                         writerWaiting = true;
                         queueNotEmpty.awaitUninterruptibly();
                     }
