@@ -54,11 +54,18 @@ public final class SnapshotServer {
     /** A range an OTM owes reports for, and how many of its CTSs it reported so far. */
     private static final class Owed {
         final CtsRange range;
+        /**
+         * Whether this server issued it (rather than it being claimed from a previous master).
+         * Only issued ones count against owedRangesPerOtmMax: claimed ones are fragments (one per
+         * commit in flight at the failover) that finish within a period or two.
+         */
+        final boolean issuedHere;
         /** CTSs of the range done; the range is dropped when it reaches the size. */
         long doneCount;
 
-        Owed(CtsRange range) {
+        Owed(CtsRange range, boolean issuedHere) {
             this.range = range;
+            this.issuedHere = issuedHere;
         }
     }
 
@@ -68,7 +75,8 @@ public final class SnapshotServer {
      *     cluster): CTSs in (initialSnapshotCts, inheritedUpToCts] are inherited, and the first
      *     range issued here starts right above it
      * @param otmsMax most OTMs known at once
-     * @param owedRangesPerOtmMax most ranges one OTM may owe reports for
+     * @param owedRangesPerOtmMax most ranges issued here that one OTM may owe reports for (ranges claimed
+     *     from a previous master are bounded by {@code reportRangesMax})
      * @param pendingRangesMax most done ranges waiting behind a gap
      * @param reportRangesMax most ranges in one report (readable and unused together, or owed)
      */
@@ -126,9 +134,9 @@ public final class SnapshotServer {
             throw new RejectedReportException("the snapshot server tracks " + otmsMax + " OTMs already; OTM " + otmId
                     + " cannot join until a failed OTM is recovered (raise otmsMax if the cluster is this large)");
         }
-        if (owedRanges.size() > Math.min(owedRangesPerOtmMax, reportRangesMax)) {
+        if (owedRanges.size() > reportRangesMax) {
             throw new RejectedReportException("OTM " + otmId + " claims " + owedRanges.size() + " owed ranges; at most "
-                    + Math.min(owedRangesPerOtmMax, reportRangesMax) + " allowed");
+                    + reportRangesMax + " allowed");
         }
         List<CtsRange> sorted = sortedDisjoint(otmId, owedRanges);
         for (CtsRange range : sorted) {
@@ -149,7 +157,7 @@ public final class SnapshotServer {
             if (holder.getValue() > range.lastCts()) {
                 inherited.put(range.lastCts() + 1, holder.getValue());
             }
-            owed.put(range.firstCts(), new Owed(range));
+            owed.put(range.firstCts(), new Owed(range, false));
         }
         otms.put(otmId, owed);
     }
@@ -170,10 +178,10 @@ public final class SnapshotServer {
             throw new IllegalStateException("range " + range + " issued to " + otmId + " does not start right after the last"
                     + " CTS issued, " + issuedUpToCts + ": CTSs would overlap or be skipped");
         }
-        if (owed.size() >= owedRangesPerOtmMax) {
-            throw new IllegalStateException("OTM " + otmId + " owes " + owed.size() + " ranges already; check owedRanges first");
+        if (!mayIssue(otmId)) {
+            throw new IllegalStateException("OTM " + otmId + " owes " + owed.size() + " ranges already; check mayIssue first");
         }
-        owed.put(range.firstCts(), new Owed(range));
+        owed.put(range.firstCts(), new Owed(range, true));
         issuedUpToCts = range.lastCts();
     }
 
@@ -185,7 +193,17 @@ public final class SnapshotServer {
 
     /** Whether {@code otmId} may be issued another range without passing the bound on owed ranges. */
     public boolean mayIssue(String otmId) {
-        return owedRanges(otmId) < owedRangesPerOtmMax;
+        TreeMap<Long, Owed> owed = otms.get(otmId);
+        if (owed == null) {
+            return false;
+        }
+        int issuedHere = 0;
+        for (Owed holder : owed.values()) {
+            if (holder.issuedHere && ++issuedHere >= owedRangesPerOtmMax) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
