@@ -103,12 +103,14 @@ final class OtmRequestHandler extends Handler.Abstract {
                     "request body is " + declared + " bytes; the limit is " + codec.bodyBytesMax()));
             return true;
         }
+        // The connection is the client: per-client limits (open transactions) count per connection.
+        String client = Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request);
         BoundedBodyReader.read(request, codec.bodyBytesMax(), declared,
-                (body, failure) -> onBody(op.get(), format.get(), body, failure, response, callback));
+                (body, failure) -> onBody(op.get(), format.get(), client, body, failure, response, callback));
         return true;
     }
 
-    private void onBody(Operation op, WireFormat format, byte[] body, Throwable failure, Response response,
+    private void onBody(Operation op, WireFormat format, String client, byte[] body, Throwable failure, Response response,
                         Callback callback) {
         if (failure instanceof BoundedBodyReader.BodyTooLargeException tooLarge) {
             fail(response, callback, format, new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, tooLarge.getMessage()));
@@ -123,7 +125,7 @@ final class OtmRequestHandler extends Handler.Abstract {
                 // Checked first so that a flood is answered without the pool logging each rejection.
                 throw new RejectedExecutionException("worker queue full");
             }
-            workers.execute(() -> serve(op, format, body, response, callback));
+            workers.execute(() -> serve(op, format, client, body, response, callback));
         } catch (RejectedExecutionException e) {
             fail(response, callback, format, new ElasTrasException(ErrorCode.OVERLOADED, "the OTM is running "
                     + workers.getMaxThreads() + " requests with " + workerQueueMax
@@ -131,10 +133,10 @@ final class OtmRequestHandler extends Handler.Abstract {
         }
     }
 
-    private void serve(Operation op, WireFormat format, byte[] body, Response response, Callback callback) {
+    private void serve(Operation op, WireFormat format, String client, byte[] body, Response response, Callback callback) {
         Object answer;
         try {
-            answer = invoke(op, codec.decodeRequest(op, body, format));
+            answer = invoke(op, codec.decodeRequest(op, body, format), client);
             if (answer == null) {
                 throw new IllegalStateException("the service returned null for " + op.wireName());
             }
@@ -160,16 +162,16 @@ final class OtmRequestHandler extends Handler.Abstract {
         write(response, callback, 200, format, bytes);
     }
 
-    private Object invoke(Operation op, Object request) {
+    private Object invoke(Operation op, Object request, String client) {
         return switch (op) {
-            case BEGIN -> service.begin((BeginRequest) request);
+            case BEGIN -> service.begin((BeginRequest) request, client);
             case GET -> service.get((GetRequest) request);
             case PUT -> service.put((PutRequest) request);
             case DELETE -> service.delete((DeleteRequest) request);
             case SCAN -> service.scan((ScanRequest) request);
             case COMMIT -> service.commit((CommitRequest) request);
             case ABORT -> service.abort((AbortRequest) request);
-            case CALL -> service.call((CallRequest) request);
+            case CALL -> service.call((CallRequest) request, client);
             case REGISTER_DATABASE -> service.registerDatabase((RegisterDatabaseRequest) request);
             case OPEN_PARTITION -> service.openPartition((OpenPartitionRequest) request);
             case CLOSE_PARTITION -> service.closePartition((ClosePartitionRequest) request);

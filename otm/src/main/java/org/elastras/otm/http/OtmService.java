@@ -51,8 +51,13 @@ public interface OtmService {
     /** Whether this OTM holds its lease and serves requests; answers {@code GET /ready}. Must not block. */
     boolean serving();
 
-    /** Starts an interactive transaction. */
-    BeginResponse begin(BeginRequest request) throws ElasTrasException;
+    /**
+     * Starts an interactive transaction.
+     *
+     * @param client who asks (the server passes the connection's remote address and port), for
+     *     per-client limits on open transactions
+     */
+    BeginResponse begin(BeginRequest request, String client) throws ElasTrasException;
 
     /** Reads one row inside a transaction. */
     GetResponse get(GetRequest request) throws ElasTrasException;
@@ -72,8 +77,12 @@ public interface OtmService {
     /** Aborts a transaction. */
     AbortResponse abort(AbortRequest request) throws ElasTrasException;
 
-    /** Runs a stored procedure as one transaction, retrying it on conflicts a bounded number of times. */
-    CallResponse call(CallRequest request) throws ElasTrasException;
+    /**
+     * Runs a stored procedure as one transaction, retrying it on conflicts a bounded number of times.
+     *
+     * @param client who asks, as for {@link #begin}
+     */
+    CallResponse call(CallRequest request, String client) throws ElasTrasException;
 
     /** Admin: registers a database's schema. */
     RegisterDatabaseResponse registerDatabase(RegisterDatabaseRequest request) throws ElasTrasException;

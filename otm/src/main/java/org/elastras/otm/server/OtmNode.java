@@ -58,7 +58,7 @@ public final class OtmNode implements AutoCloseable {
     private final OtmHttpServer http;
     private volatile boolean closed;
 
-    private OtmNode(OtmConfig config) throws Exception {
+    private OtmNode(OtmConfig config, TransactionLimits limits) throws Exception {
         this.config = config;
         this.dfs = Dfs.open(config.dfs());
         this.zk = CuratorFrameworkFactory.builder().connectString(config.zkConnect())
@@ -69,7 +69,7 @@ public final class OtmNode implements AutoCloseable {
         UnappliedCommits unapplied = new UnappliedCommits(config.otmId(), wal);
         LocalTimestampSource timestamps = new LocalTimestampSource(0);
         SnapshotTracker snapshots = new SnapshotTracker(0, 1_000_000);
-        this.transactions = new TransactionManager(wal, unapplied, timestamps, snapshots, TransactionLimits.DEFAULT,
+        this.transactions = new TransactionManager(wal, unapplied, timestamps, snapshots, limits,
                 () -> System.nanoTime() / 1_000_000);
         this.maintenance = Executors.newSingleThreadExecutor(daemon("otm-maintenance"));
         StoreEnvironment environment = new StoreEnvironment(new BlockCache(BLOCK_CACHE_BYTES), maintenance,
@@ -112,7 +112,12 @@ public final class OtmNode implements AutoCloseable {
      * until partitions are opened on it.
      */
     public static OtmNode start(OtmConfig config) throws Exception {
-        OtmNode node = new OtmNode(config);
+        return start(config, TransactionLimits.DEFAULT);
+    }
+
+    /** Starts an OTM with non-default transaction limits (sizes, open transactions, idle timeout). */
+    public static OtmNode start(OtmConfig config, TransactionLimits limits) throws Exception {
+        OtmNode node = new OtmNode(config, limits);
         try {
             node.http.start();
             String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"startedMs\":"

@@ -71,7 +71,6 @@ final class TransactionService implements OtmService {
     private static final long SESSION_WAIT_MS = 5_000;
     /** Bound on one scan's answer, whatever the client asks. */
     private static final int SCAN_ROWS_MAX = 10_000;
-    private static final String CLIENT = "wire";
 
     private final String otmId;
     private final BooleanSupplier leaseHeld;
@@ -109,13 +108,13 @@ final class TransactionService implements OtmService {
     // ------------------------------------------------------------------ transactions
 
     @Override
-    public BeginResponse begin(BeginRequest request) {
+    public BeginResponse begin(BeginRequest request, String client) {
         checkServing();
         TableAccess access = partitions.served(request.partitionId()).access();
         checkDatabase(access, request.database(), request.partitionId());
         awaitSession(request.afterCts());
         try {
-            long txnId = transactions.begin(request.partitionId(), isolation(request.isolation()), CLIENT);
+            long txnId = transactions.begin(request.partitionId(), isolation(request.isolation()), client);
             return new BeginResponse(txnId, transactions.snapshotOf(txnId));
         } catch (TransactionException e) {
             throw translate(e);
@@ -194,13 +193,13 @@ final class TransactionService implements OtmService {
     }
 
     @Override
-    public CallResponse call(CallRequest request) {
+    public CallResponse call(CallRequest request, String client) {
         checkServing();
         TableAccess access = partitions.served(request.partitionId()).access();
         checkDatabase(access, request.database(), request.partitionId());
         awaitSession(request.afterCts());
         ProcedureResult result = run(() -> procedures.run(access, request.procedure(), request.args(),
-                isolation(request.isolation()), CLIENT));
+                isolation(request.isolation()), client));
         switch (result.outcome()) {
             case COMMITTED -> {
                 if (result.cts() > 0 && !leaseHeld.getAsBoolean()) {

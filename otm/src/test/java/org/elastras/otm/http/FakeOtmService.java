@@ -96,7 +96,7 @@ final class FakeOtmService implements OtmService {
     }
 
     @Override
-    public BeginResponse begin(BeginRequest r) {
+    public BeginResponse begin(BeginRequest r, String client) {
         received.add(r);
         script(r.database());
         return new BeginResponse(nextTxnId.getAndIncrement(), r.afterCts() + 100);
@@ -168,7 +168,7 @@ final class FakeOtmService implements OtmService {
 
     /** Answers {procedure, args, isolation} as the result, cts = afterCts + 1, attempts = 2. */
     @Override
-    public CallResponse call(CallRequest r) {
+    public CallResponse call(CallRequest r, String client) {
         received.add(r);
         script(r.procedure());
         Map<String, Object> result = new LinkedHashMap<>();
