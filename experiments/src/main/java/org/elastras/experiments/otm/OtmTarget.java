@@ -1,0 +1,114 @@
+package org.elastras.experiments.otm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.elastras.client.OtmClient;
+import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CallResponse;
+import org.elastras.client.protocol.Isolation;
+
+/**
+ * The transaction as one {@code call} of the stored procedure {@code readTenWriteFive} on an
+ * {@link InProcessOtm}, SERIALIZABLE (the OTM's default), acknowledged after the WAL group-commit
+ * sync. The OTM re-runs the procedure itself on a conflict; the response's {@code attempts} says
+ * how often. Thread-safe.
+ */
+final class OtmTarget implements TransactionTarget {
+
+    /** How the client threads reach the OTM. */
+    enum ClientMode {
+        /** Every thread calls through one {@link OtmClient}: one HTTP/2 connection, streams multiplexed. */
+        SHARED,
+        /** Every thread has its own {@link OtmClient}: one connection per thread. */
+        PER_THREAD
+    }
+
+    /** Which procedure each call runs: the measured one, or a lighter one that isolates a cost. */
+    enum Workload {
+        /** The benchmark's transaction: read 10 rows, write 5, durable commit. */
+        READ_TEN_WRITE_FIVE("readTenWriteFive", ItemTable.WRITES_PER_TRANSACTION, ""),
+        /** Diagnostic: the same reads, no writes, so no WAL record and no sync (commit validates the reads). */
+        READ_TEN("readTen", 0, "-read-only"),
+        /** Diagnostic: begin and commit an empty transaction: the HTTP round trip and dispatch alone. */
+        EMPTY("empty", 0, "-empty");
+
+        final String procedure;
+        final int writes;
+        final String suffix;
+
+        Workload(String procedure, int writes, String suffix) {
+            this.procedure = procedure;
+            this.writes = writes;
+            this.suffix = suffix;
+        }
+    }
+
+    /** A per-thread client needs few I/O threads: it has one call in flight at a time. */
+    private static final int PER_THREAD_CLIENT_THREADS = 4;
+
+    private final InProcessOtm otm;
+    private final ClientMode mode;
+    private final long rows;
+    private final Workload workload;
+
+    OtmTarget(InProcessOtm otm, ClientMode mode, long rows, Workload workload) {
+        this.otm = otm;
+        this.mode = mode;
+        this.rows = rows;
+        this.workload = workload;
+    }
+
+    @Override
+    public String name() {
+        return (mode == ClientMode.SHARED ? "otm-shared-client" : "otm-client-per-thread") + workload.suffix;
+    }
+
+    @Override
+    public int writesPerTransaction() {
+        return workload.writes;
+    }
+
+    @Override
+    public String description() {
+        return "ElasTraS OTM over HTTP/2 (h2c) on 127.0.0.1, "
+                + (mode == ClientMode.SHARED ? "one OtmClient shared by all threads" : "one OtmClient per thread")
+                + ", stored procedure " + workload.procedure
+                + ", SERIALIZABLE, WAL sync per group commit";
+    }
+
+    @Override
+    public Session openSession() {
+        OtmClientConfig d = OtmClientConfig.defaults();
+        OtmClient client = mode == ClientMode.SHARED ? otm.client()
+                : new OtmClient("127.0.0.1", otm.port(), new OtmClientConfig(d.connectTimeoutMs(), d.requestTimeoutMs(),
+                        d.responseBytesMax(), d.requestsQueuedMax(), PER_THREAD_CLIENT_THREADS));
+        boolean owned = mode == ClientMode.PER_THREAD;
+        return new Session() {
+            private final List<Object> args = new ArrayList<>(ItemTable.READS_PER_TRANSACTION);
+
+            @Override
+            public int run(long[] keys) {
+                args.clear();
+                for (long key : keys) {
+                    args.add(key);
+                }
+                CallResponse response = client.call(new CallRequest(ItemTable.DATABASE, ItemTable.PARTITION_ID,
+                        workload.procedure, List.copyOf(args), Isolation.SERIALIZABLE, 0));
+                return response.attempts() - 1;
+            }
+
+            @Override
+            public void close() {
+                if (owned) {
+                    client.close();
+                }
+            }
+        };
+    }
+
+    @Override
+    public long balanceSum() {
+        return otm.balanceSum(rows);
+    }
+}
