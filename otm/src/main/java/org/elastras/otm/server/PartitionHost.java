@@ -1,6 +1,7 @@
 package org.elastras.otm.server;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +89,24 @@ final class PartitionHost {
         return Dfs.join("wal", walId);
     }
 
+    /**
+     * The DFS directory a master moves the log of a failed OTM to, to fence it (the master's
+     * {@code WalFence} uses the same names).
+     */
+    static String fencedWalDirectory(String walId) {
+        return Dfs.join("wal-fenced", walId);
+    }
+
+    /** The directory recovery reads the log {@code walId} from: the fenced one once the master moved it. */
+    static String recoveryWalDirectory(Dfs dfs, String walId) {
+        String fenced = fencedWalDirectory(walId);
+        try {
+            return dfs.exists(fenced) ? fenced : walDirectory(walId);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot check whether the log of OTM " + walId + " was fenced at " + fenced, e);
+        }
+    }
+
     static String partitionDirectory(String database, long partitionId) {
         return Dfs.join("data", Names.canonical(database), Long.toString(partitionId));
     }
@@ -143,7 +162,8 @@ final class PartitionHost {
             PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId), storeOptions,
                     environment);
             try {
-                PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs, PartitionHost::walDirectory);
+                PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
+                        walId -> recoveryWalDirectory(dfs, walId));
                 // New commits must order after every recovered one: lift the timestamp floor.
                 long skippedFrom = timestamps.advanceTo(Math.max(0, store.maxCts()));
                 if (skippedFrom > 0) {
