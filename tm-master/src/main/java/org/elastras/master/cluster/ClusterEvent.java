@@ -1,0 +1,64 @@
+package org.elastras.master.cluster;
+
+import java.util.Objects;
+
+/** An input to {@link ClusterState}: something the master observed or an answer to one of its decisions. */
+public sealed interface ClusterEvent {
+
+    /** An OTM registered (its znode appeared) and listens at {@code host:port}. */
+    record OtmJoined(String otmId, String host, int port) implements ClusterEvent {
+        public OtmJoined {
+            Objects.requireNonNull(otmId, "otmId");
+            Objects.requireNonNull(host, "host");
+            if (port <= 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be in [1, 65535], got " + port);
+            }
+        }
+    }
+
+    /** An OTM is gone: its znode disappeared (session expired or closed). */
+    record OtmLost(String otmId) implements ClusterEvent {
+        public OtmLost {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** A partition is known: newly created, or read back from ZooKeeper by a new master. */
+    record PartitionRegistered(PartitionRecord record) implements ClusterEvent {
+        public PartitionRegistered {
+            Objects.requireNonNull(record, "record");
+        }
+    }
+
+    /** The fence of an OTM is done: its registration is gone and its log can take no more appends. */
+    record FenceDone(String otmId) implements ClusterEvent {
+        public FenceDone {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** The fence of an OTM failed; it is retried after a backoff. */
+    record FenceFailed(String otmId, String reason) implements ClusterEvent {
+        public FenceFailed {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** The OTM confirmed that it serves the partition (the open of that epoch). */
+    record OpenDone(long partitionId, String otmId, long epoch) implements ClusterEvent {
+        public OpenDone {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** The open of that epoch failed (refused, timed out, or its record could not be written). */
+    record OpenFailed(long partitionId, String otmId, long epoch, String reason) implements ClusterEvent {
+        public OpenFailed {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** Time passes: retries that are due go out. */
+    record Tick(long nowMs) implements ClusterEvent {
+    }
+}

@@ -1,0 +1,42 @@
+package org.elastras.master.cluster;
+
+/**
+ * The bounds of the master's cluster logic. Immutable; validated at construction.
+ *
+ * @param otmsMax most live OTMs tracked
+ * @param partitionsMax most partitions tracked
+ * @param opensInFlightMax most partition opens sent and not yet answered
+ * @param openAttemptsMax open attempts of one assignment before the partition is parked
+ * @param retryBackoffMsInitial wait before the first retry of a failed open or fence
+ * @param retryBackoffMsMax longest wait between retries (the backoff doubles up to it)
+ */
+public record ClusterLimits(int otmsMax, int partitionsMax, int opensInFlightMax, int openAttemptsMax,
+        long retryBackoffMsInitial, long retryBackoffMsMax) {
+
+    /** Defaults sized for failover within seconds. */
+    public static final ClusterLimits DEFAULT = new ClusterLimits(1_000, 1_000_000, 64, 8, 100, 5_000);
+
+    public ClusterLimits {
+        requireRange("otmsMax", otmsMax, 1, 100_000);
+        requireRange("partitionsMax", partitionsMax, 1, 100_000_000);
+        requireRange("opensInFlightMax", opensInFlightMax, 1, 10_000);
+        requireRange("openAttemptsMax", openAttemptsMax, 1, 1_000);
+        requireRange("retryBackoffMsInitial", retryBackoffMsInitial, 1, 600_000);
+        requireRange("retryBackoffMsMax", retryBackoffMsMax, retryBackoffMsInitial, 3_600_000);
+    }
+
+    /** The wait before retry number {@code attempt} (1-based): doubling from the initial, capped. */
+    long backoffMs(int attempt) {
+        long wait = retryBackoffMsInitial;
+        for (int i = 1; i < attempt && wait < retryBackoffMsMax; i++) {
+            wait *= 2;
+        }
+        return Math.min(wait, retryBackoffMsMax);
+    }
+
+    private static void requireRange(String name, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], got " + value);
+        }
+    }
+}

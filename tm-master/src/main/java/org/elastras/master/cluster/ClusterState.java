@@ -1,0 +1,308 @@
+package org.elastras.master.cluster;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The active master's view of the cluster as a state machine: the input is an event (an OTM
+ * joined or was lost, a partition registered, a fence or open answered, a tick with the time),
+ * the output the decisions the IO around it must carry out (fence an OTM, open a partition on an
+ * OTM) or report. No IO, no threads, no clock: the same events give the same decisions.
+ *
+ * <p>Rules:
+ * <ul>
+ *   <li>A lost OTM's partitions wait ({@link PartitionState#AWAITING_FENCE}) until its fence is
+ *       confirmed; only then are they assigned again. A failed fence is retried with backoff, for
+ *       as long as it takes: giving up would leave the partitions unserved, reassigning without
+ *       it could let two OTMs commit to one partition.</li>
+ *   <li>Unassigned partitions go, in partition-id order, to the live OTM with the fewest
+ *       partitions ({@link AssignmentPlanner}), at most {@link ClusterLimits#opensInFlightMax()}
+ *       opens unanswered at once.</li>
+ *   <li>A failed open is retried on the same OTM (it may have opened the partition after all, so
+ *       sending it elsewhere could make two owners) with doubling backoff, at most
+ *       {@link ClusterLimits#openAttemptsMax()} attempts; then the partition is parked. If that
+ *       OTM is lost meanwhile, the fence path takes over.</li>
+ *   <li>Every open attempt is a new epoch; answers for an older epoch are stale and change
+ *       nothing but the in-flight count.</li>
+ * </ul>
+ *
+ * <p>Not thread-safe: one thread (the master's event loop) feeds it.
+ */
+public final class ClusterState {
+
+    private record Address(String host, int port) {
+    }
+
+    private record OpenKey(long partitionId, long epoch) {
+    }
+
+    private static final class Fence {
+        int attempts;
+        boolean inFlight;
+        long retryAtMs;
+    }
+
+    private static final class Partition {
+        PartitionRecord record;
+        PartitionState state;
+        /** Failed open attempts of the current assignment. */
+        int attempts;
+        long retryAtMs;
+        String lastFailure;
+
+        Partition(PartitionRecord record, PartitionState state) {
+            this.record = record;
+            this.state = state;
+        }
+    }
+
+    private final ClusterLimits limits;
+    /** Live OTMs by id; sorted, so planning is deterministic. */
+    private final TreeMap<String, Address> otms = new TreeMap<>();
+    /** Lost OTMs whose fence is not confirmed yet. */
+    private final TreeMap<String, Fence> fences = new TreeMap<>();
+    private final TreeMap<Long, Partition> partitions = new TreeMap<>();
+    /** Opens decided and not yet answered (only membership is used, never iteration order). */
+    private final Set<OpenKey> opensInFlight = new HashSet<>();
+    private long nowMs;
+
+    public ClusterState(ClusterLimits limits, long nowMs) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.nowMs = nowMs;
+    }
+
+    /** Applies one event and returns the decisions it leads to, in the order they must be carried out. */
+    public List<Decision> on(ClusterEvent event) {
+        List<Decision> out = new ArrayList<>();
+        if (event instanceof ClusterEvent.OtmJoined e) {
+            joined(e);
+        } else if (event instanceof ClusterEvent.OtmLost e) {
+            lost(e.otmId(), out);
+        } else if (event instanceof ClusterEvent.PartitionRegistered e) {
+            registered(e.record(), out);
+        } else if (event instanceof ClusterEvent.FenceDone e) {
+            fenceDone(e.otmId());
+        } else if (event instanceof ClusterEvent.FenceFailed e) {
+            fenceFailed(e.otmId());
+        } else if (event instanceof ClusterEvent.OpenDone e) {
+            openDone(e);
+        } else if (event instanceof ClusterEvent.OpenFailed e) {
+            openFailed(e, out);
+        } else if (event instanceof ClusterEvent.Tick e) {
+            nowMs = Math.max(nowMs, e.nowMs());
+            retryDueFences(out);
+        } else {
+            throw new IllegalArgumentException("unknown event " + event);
+        }
+        assign(out);
+        return out;
+    }
+
+    private void joined(ClusterEvent.OtmJoined e) {
+        if (fences.containsKey(e.otmId())) {
+            // A process re-registered under an id whose fence is under way: the fence deletes its
+            // registration, so it will not serve; it may join again under a new id.
+            return;
+        }
+        if (!otms.containsKey(e.otmId()) && otms.size() >= limits.otmsMax()) {
+            throw new IllegalStateException("more than otmsMax=" + limits.otmsMax() + " live OTMs; raise the limit");
+        }
+        otms.put(e.otmId(), new Address(e.host(), e.port()));
+    }
+
+    private void lost(String otmId, List<Decision> out) {
+        if (otms.remove(otmId) == null) {
+            return; // Unknown or already lost.
+        }
+        startFence(otmId, out);
+    }
+
+    private void startFence(String otmId, List<Decision> out) {
+        Fence fence = new Fence();
+        fences.put(otmId, fence);
+        for (Partition p : partitions.values()) {
+            if (otmId.equals(p.record.owner()) && p.state != PartitionState.UNASSIGNED) {
+                p.state = PartitionState.AWAITING_FENCE;
+                p.attempts = 0;
+                out.add(new Decision.PartitionUnassigned(p.record.partitionId(), otmId));
+            }
+        }
+        sendFence(otmId, fence, out);
+    }
+
+    private void sendFence(String otmId, Fence fence, List<Decision> out) {
+        fence.inFlight = true;
+        fence.attempts++;
+        out.add(new Decision.FenceOtm(otmId));
+    }
+
+    private void fenceDone(String otmId) {
+        if (fences.remove(otmId) == null) {
+            return;
+        }
+        for (Partition p : partitions.values()) {
+            if (p.state == PartitionState.AWAITING_FENCE && otmId.equals(p.record.owner())) {
+                p.state = PartitionState.UNASSIGNED;
+            }
+        }
+    }
+
+    private void fenceFailed(String otmId) {
+        Fence fence = fences.get(otmId);
+        if (fence == null || !fence.inFlight) {
+            return;
+        }
+        fence.inFlight = false;
+        fence.retryAtMs = nowMs + limits.backoffMs(fence.attempts);
+    }
+
+    private void retryDueFences(List<Decision> out) {
+        for (Map.Entry<String, Fence> e : fences.entrySet()) {
+            Fence fence = e.getValue();
+            if (!fence.inFlight && fence.retryAtMs <= nowMs) {
+                sendFence(e.getKey(), fence, out);
+            }
+        }
+    }
+
+    private void registered(PartitionRecord record, List<Decision> out) {
+        Partition existing = partitions.get(record.partitionId());
+        if (existing != null) {
+            if (!existing.record.database().equals(record.database())) {
+                throw new IllegalStateException("partition id " + record.partitionId() + " registered for "
+                        + record.database() + " but it belongs to " + existing.record.database());
+            }
+            return;
+        }
+        if (partitions.size() >= limits.partitionsMax()) {
+            throw new IllegalStateException("more than partitionsMax=" + limits.partitionsMax() + " partitions");
+        }
+        String owner = record.owner();
+        Partition p;
+        if (owner == null) {
+            p = new Partition(record, PartitionState.UNASSIGNED);
+        } else if (otms.containsKey(owner)) {
+            // Read back by a new master: the owner may or may not have opened it (the record is
+            // written before the open is sent). Opening again is a no-op if it did.
+            p = new Partition(record, PartitionState.RETRY_WAIT);
+            p.retryAtMs = nowMs;
+        } else {
+            p = new Partition(record, PartitionState.AWAITING_FENCE);
+        }
+        partitions.put(record.partitionId(), p);
+        if (p.state == PartitionState.AWAITING_FENCE && !fences.containsKey(owner)) {
+            // Its owner is not live: it failed while no master watched (or before this one
+            // rebuilt). Fence it before anyone else opens the partition.
+            startFence(owner, out);
+        }
+    }
+
+    private void openDone(ClusterEvent.OpenDone e) {
+        opensInFlight.remove(new OpenKey(e.partitionId(), e.epoch()));
+        Partition p = current(e.partitionId(), e.otmId(), e.epoch());
+        if (p != null) {
+            p.state = PartitionState.SERVING;
+            p.attempts = 0;
+            p.lastFailure = null;
+        }
+    }
+
+    private void openFailed(ClusterEvent.OpenFailed e, List<Decision> out) {
+        opensInFlight.remove(new OpenKey(e.partitionId(), e.epoch()));
+        Partition p = current(e.partitionId(), e.otmId(), e.epoch());
+        if (p == null) {
+            return;
+        }
+        p.attempts++;
+        p.lastFailure = e.reason();
+        if (p.attempts >= limits.openAttemptsMax()) {
+            p.state = PartitionState.PARKED;
+            out.add(new Decision.PartitionParked(e.partitionId(), e.otmId(), e.reason()));
+        } else {
+            p.state = PartitionState.RETRY_WAIT;
+            p.retryAtMs = nowMs + limits.backoffMs(p.attempts);
+        }
+    }
+
+    /** The partition if the answer is for its current open, else null (a stale answer). */
+    private Partition current(long partitionId, String otmId, long epoch) {
+        Partition p = partitions.get(partitionId);
+        if (p == null || p.state != PartitionState.OPENING || p.record.epoch() != epoch
+                || !otmId.equals(p.record.owner())) {
+            return null;
+        }
+        return p;
+    }
+
+    private void assign(List<Decision> out) {
+        if (otms.isEmpty() || opensInFlight.size() >= limits.opensInFlightMax()) {
+            return;
+        }
+        TreeMap<String, Integer> load = new TreeMap<>();
+        for (String otmId : otms.keySet()) {
+            load.put(otmId, 0);
+        }
+        for (Partition p : partitions.values()) {
+            if (p.state != PartitionState.UNASSIGNED && p.state != PartitionState.AWAITING_FENCE
+                    && p.record.owner() != null && load.containsKey(p.record.owner())) {
+                load.merge(p.record.owner(), 1, Integer::sum);
+            }
+        }
+        for (Partition p : partitions.values()) {
+            if (opensInFlight.size() >= limits.opensInFlightMax()) {
+                return;
+            }
+            String target;
+            if (p.state == PartitionState.UNASSIGNED) {
+                target = AssignmentPlanner.leastLoaded(load);
+                load.merge(target, 1, Integer::sum);
+            } else if (p.state == PartitionState.RETRY_WAIT && p.retryAtMs <= nowMs) {
+                target = p.record.owner();
+                if (!otms.containsKey(target)) {
+                    throw new IllegalStateException("partition " + p.record.partitionId() + " waits to retry on "
+                            + target + ", which is not live: a lost OTM's partitions must await its fence");
+                }
+            } else {
+                continue;
+            }
+            p.record = p.record.assignedTo(target);
+            p.state = PartitionState.OPENING;
+            opensInFlight.add(new OpenKey(p.record.partitionId(), p.record.epoch()));
+            Address address = otms.get(target);
+            out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
+        }
+    }
+
+    /** Every partition, by id. */
+    public List<PartitionView> partitions() {
+        List<PartitionView> views = new ArrayList<>(partitions.size());
+        for (Partition p : partitions.values()) {
+            views.add(new PartitionView(p.record, p.state));
+        }
+        return views;
+    }
+
+    /** The largest partition id known, 0 if none: new partitions take ids above it. */
+    public long maxPartitionId() {
+        return partitions.isEmpty() ? 0 : partitions.lastKey();
+    }
+
+    /** The live OTMs' ids, sorted. */
+    public List<String> liveOtms() {
+        return new ArrayList<>(otms.keySet());
+    }
+
+    /** Whether a fence of {@code otmId} is still to be confirmed. */
+    public boolean fencing(String otmId) {
+        return fences.containsKey(otmId);
+    }
+
+    public int opensInFlight() {
+        return opensInFlight.size();
+    }
+}

@@ -1,0 +1,37 @@
+package org.elastras.master.cluster;
+
+import java.util.Objects;
+
+/** An output of {@link ClusterState}: what the master's IO must do next, or report. */
+public sealed interface Decision {
+
+    /**
+     * End an OTM for good: delete its registration if it still exists (so it can never serve
+     * again under that session), then fence its log on the DFS. Answer with
+     * {@link ClusterEvent.FenceDone} or {@link ClusterEvent.FenceFailed}. Must be idempotent.
+     */
+    record FenceOtm(String otmId) implements Decision {
+        public FenceOtm {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /**
+     * Persist {@code assignment} (owner and epoch) first, then register the database's schema on the
+     * owner and open the partition there. Answer with {@link ClusterEvent.OpenDone} or
+     * {@link ClusterEvent.OpenFailed} for this epoch, always (the in-flight bound counts on it).
+     */
+    record OpenPartition(PartitionRecord assignment, String host, int port) implements Decision {
+        public OpenPartition {
+            Objects.requireNonNull(assignment.owner(), "an open needs an owner");
+        }
+    }
+
+    /** Report: a partition lost its owner and waits for the fence and a new owner. Nothing to persist. */
+    record PartitionUnassigned(long partitionId, String formerOwner) implements Decision {
+    }
+
+    /** Report: a partition gave up after every allowed open attempt failed; an operator must act. */
+    record PartitionParked(long partitionId, String otmId, String lastReason) implements Decision {
+    }
+}

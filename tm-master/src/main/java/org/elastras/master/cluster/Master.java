@@ -1,0 +1,526 @@
+package org.elastras.master.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+import org.elastras.catalog.key.KeyCodec;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.catalog.schema.Names;
+import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.OtmClient;
+import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.OpenPartitionRequest;
+import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.SchemaSpec;
+import org.elastras.client.protocol.WireValues;
+import org.elastras.storage.dfs.Dfs;
+
+/**
+ * One master process: the IO around {@link ClusterState}. It takes part in the leader election
+ * (Curator {@link LeaderLatch} on {@code {root}/master}); standbys only wait. The leader watches
+ * {@code {root}/otms} for OTMs joining and leaving (a vanished znode is a failed OTM: its session
+ * expired or it closed), rebuilds the partition map from ZooKeeper ({@link AssignmentStore}),
+ * feeds every observation to the state machine and carries out its decisions: fencing a failed
+ * OTM (delete its znode, rename its log, {@link WalFence}) and opening partitions on OTMs (record
+ * the assignment, then {@code registerDatabase} + {@code openPartition}).
+ *
+ * <p>Threads: one event loop owns the state machine and everything it decides (all events are
+ * posted to it, tagged with the leadership term they belong to, and dropped if the term is over);
+ * a bounded pool does the blocking IO and posts the outcome back. The admin methods are
+ * thread-safe and run on the loop.
+ *
+ * <p>Not built yet: heartbeats (an OTM that stops answering while its session lives is not
+ * detected), load-based balancing and moves, reloading global tables on a new owner, the
+ * ROOT/META catalog (the map lives in ZooKeeper for now).
+ */
+public final class Master implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Master.class.getName());
+    private static final long ADMIN_TIMEOUT_MS = 30_000;
+    private static final long REBUILD_RETRY_MS = 1_000;
+    private static final int IO_THREADS = 8;
+
+    private final MasterConfig config;
+    private final LongSupplier clockMs;
+    private final ZkPaths paths;
+    private final CuratorFramework zk;
+    private final Dfs dfs;
+    private final AssignmentStore store;
+    private final ScheduledExecutorService loop;
+    private final ThreadPoolExecutor io;
+    private final LeaderLatch latch;
+    private final ObjectMapper json = new ObjectMapper();
+
+    /** Loop thread only: incremented on every change of leadership; events of older terms are dropped. */
+    private long term;
+    /** Loop thread only: the state machine while leader, null otherwise. */
+    private ClusterState state;
+    /** Loop thread only: the membership watch while leader. */
+    private CuratorCache membership;
+    /** Written on the loop, read by IO threads: the schema of every database, by canonical name. */
+    private final Map<String, SchemaSpec> schemas = new ConcurrentHashMap<>();
+    /** Clients of live OTMs by id; created by IO threads, closed on the loop when the OTM is lost. */
+    private final Map<String, OtmClient> clients = new ConcurrentHashMap<>();
+    /** True once leader and rebuilt (the admin API acts only then). */
+    private volatile boolean active;
+    private volatile boolean closed;
+
+    private Master(MasterConfig config, LongSupplier clockMs) throws Exception {
+        this.config = config;
+        this.clockMs = clockMs;
+        this.paths = new ZkPaths(config.zkRoot());
+        this.dfs = Dfs.open(config.dfs());
+        this.zk = CuratorFrameworkFactory.builder().connectString(config.zkConnect())
+                .sessionTimeoutMs(config.zkSessionTimeoutMs())
+                .connectionTimeoutMs(Math.min(5_000, config.zkSessionTimeoutMs()))
+                .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000)).build();
+        this.store = new AssignmentStore(zk, paths);
+        this.loop = Executors.newSingleThreadScheduledExecutor(daemon("master-" + config.masterId() + "-loop"));
+        // Bounded: opens are bounded by the state machine, fences by the number of OTMs.
+        this.io = new ThreadPoolExecutor(IO_THREADS, IO_THREADS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(config.limits().opensInFlightMax() + config.limits().otmsMax()),
+                daemon("master-" + config.masterId() + "-io"));
+        this.latch = new LeaderLatch(zk, paths.master(), config.masterId());
+    }
+
+    /**
+     * Starts a master: connects to ZooKeeper and joins the election. Returns at once; it acts
+     * only once elected ({@link #active()}).
+     *
+     * @param clockMs a monotonic clock in milliseconds (retry backoff)
+     */
+    public static Master start(MasterConfig config, LongSupplier clockMs) throws Exception {
+        Master master = new Master(Objects.requireNonNull(config, "config"), Objects.requireNonNull(clockMs, "clockMs"));
+        try {
+            master.zk.start();
+            if (!master.zk.blockUntilConnected(Math.max(10_000, config.zkSessionTimeoutMs()), TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException("cannot reach ZooKeeper at " + config.zkConnect() + "; check the connect string");
+            }
+            master.latch.addListener(new LeaderLatchListener() {
+                @Override
+                public void isLeader() {
+                    master.becomeLeader();
+                }
+
+                @Override
+                public void notLeader() {
+                    master.stepDown("leadership lost");
+                }
+            }, master.loop);
+            master.latch.start();
+            master.loop.scheduleWithFixedDelay(master::tick, config.tickMs(), config.tickMs(), TimeUnit.MILLISECONDS);
+            return master;
+        } catch (Exception e) {
+            master.close();
+            throw e;
+        }
+    }
+
+    /** A master on the system's monotonic clock. */
+    public static Master start(MasterConfig config) throws Exception {
+        return start(config, () -> System.nanoTime() / 1_000_000);
+    }
+
+    /** Whether this master is the elected one and has rebuilt its state (the admin API works). */
+    public boolean active() {
+        return active;
+    }
+
+    public String masterId() {
+        return config.masterId();
+    }
+
+    // ---------------------------------------------------------------- admin API
+
+    /**
+     * Creates a tree-partitioned database split at the given root keys into
+     * {@code rootKeyBoundaries.size() + 1} partitions ({@code [-inf, b0), [b0, b1), ..., [bn, +inf)}),
+     * records it in ZooKeeper and assigns the partitions. Returns without waiting for them to serve.
+     *
+     * @param rootKeyBoundaries root keys (each a list of root-key column values), strictly ascending
+     * @throws IllegalArgumentException for a bad schema, bad boundaries or an existing database
+     * @throws IllegalStateException if this master is not the active one
+     */
+    public List<PartitionView> createDatabase(DatabaseSchema schema, List<List<Object>> rootKeyBoundaries)
+            throws Exception {
+        if (schema.partitioning() != PartitioningKind.TREE) {
+            throw new IllegalArgumentException("database " + schema.name()
+                    + " is single-partition; create it with createTenant");
+        }
+        checkAscending(schema, rootKeyBoundaries);
+        List<List<Object>> bounds = new ArrayList<>();
+        bounds.add(null);
+        bounds.addAll(rootKeyBoundaries);
+        bounds.add(null);
+        return create(schema, bounds);
+    }
+
+    /**
+     * Creates a single-partition database (a tenant) and assigns its one partition.
+     *
+     * @throws IllegalArgumentException for a tree schema or an existing database
+     * @throws IllegalStateException if this master is not the active one
+     */
+    public PartitionView createTenant(DatabaseSchema schema) throws Exception {
+        if (schema.partitioning() != PartitioningKind.SINGLE_PARTITION) {
+            throw new IllegalArgumentException("database " + schema.name()
+                    + " is tree-partitioned; create it with createDatabase and its root-key boundaries");
+        }
+        List<List<Object>> bounds = new ArrayList<>();
+        bounds.add(null);
+        bounds.add(null);
+        return create(schema, bounds).get(0);
+    }
+
+    /** Every partition with its owner, epoch and state; empty on a master that is not active. */
+    public List<PartitionView> partitions() throws Exception {
+        return onLoop(() -> state == null ? List.<PartitionView>of() : state.partitions());
+    }
+
+    private List<PartitionView> create(DatabaseSchema schema, List<List<Object>> bounds) throws Exception {
+        SchemaSpec spec = SchemaSpec.of(schema);
+        return onLoop(() -> {
+            if (!active) {
+                throw new IllegalStateException("master " + config.masterId() + " is not the active master;"
+                        + " send admin requests to the leader");
+            }
+            long id = state.maxPartitionId();
+            List<PartitionRecord> records = new ArrayList<>();
+            for (int i = 0; i + 1 < bounds.size(); i++) {
+                records.add(PartitionRecord.unassigned(schema.name(), ++id, bounds.get(i), bounds.get(i + 1)));
+            }
+            if (state.partitions().size() + records.size() > config.limits().partitionsMax()) {
+                throw new IllegalArgumentException("creating " + records.size() + " partitions would pass partitionsMax="
+                        + config.limits().partitionsMax());
+            }
+            store.createDatabase(spec, records);
+            schemas.put(Names.canonical(schema.name()), spec);
+            for (PartitionRecord r : records) {
+                apply(term, new ClusterEvent.PartitionRegistered(r));
+            }
+            List<PartitionView> created = new ArrayList<>();
+            for (PartitionView v : state.partitions()) {
+                if (records.stream().anyMatch(r -> r.partitionId() == v.record().partitionId())) {
+                    created.add(v);
+                }
+            }
+            LOG.info(() -> "created database " + schema.name() + " with " + records.size() + " partitions");
+            return created;
+        });
+    }
+
+    private static void checkAscending(DatabaseSchema schema, List<List<Object>> boundaries) {
+        KeyCodec codec = KeyCodec.forPartitionKey(schema);
+        List<Column> columns = schema.partitionKeyColumns();
+        byte[] previous = null;
+        for (List<Object> boundary : boundaries) {
+            if (boundary == null || boundary.size() != columns.size()) {
+                throw new IllegalArgumentException("a root-key boundary of " + schema.name() + " needs " + columns.size()
+                        + " values " + columns.stream().map(Column::name).toList() + ", got " + boundary);
+            }
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                values.add(WireValues.toColumnValue("root-key boundary of " + schema.name(), columns.get(i), boundary.get(i)));
+            }
+            byte[] encoded = codec.encode(values);
+            if (previous != null && Arrays.compareUnsigned(previous, encoded) >= 0) {
+                throw new IllegalArgumentException("root-key boundaries of " + schema.name()
+                        + " must be strictly ascending; " + boundary + " is not above the one before it");
+            }
+            previous = encoded;
+        }
+    }
+
+    // ---------------------------------------------------------------- leadership (loop thread)
+
+    private void becomeLeader() {
+        if (closed) {
+            return;
+        }
+        long myTerm = ++term;
+        LOG.info(() -> "master " + config.masterId() + " elected (term " + myTerm + "); rebuilding from ZooKeeper");
+        state = new ClusterState(config.limits(), clockMs.getAsLong());
+        schemas.clear();
+        try {
+            zk.createContainers(paths.otms());
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "cannot create " + paths.otms(), e);
+        }
+        String prefix = paths.otms() + "/";
+        membership = CuratorCache.build(zk, paths.otms());
+        membership.listenable().addListener(CuratorCacheListener.builder()
+                .forCreates(node -> {
+                    if (node.getPath().startsWith(prefix)) {
+                        post(myTerm, () -> otmRegistered(myTerm, node));
+                    }
+                })
+                .forDeletes(node -> {
+                    if (node.getPath().startsWith(prefix)) {
+                        String id = node.getPath().substring(prefix.length());
+                        post(myTerm, () -> otmGone(myTerm, id));
+                    }
+                })
+                .forInitialized(() -> post(myTerm, () -> rebuild(myTerm)))
+                .build());
+        membership.start();
+    }
+
+    /** Loads the partition map once the live OTMs are known, so owners that are gone get fenced. */
+    private void rebuild(long myTerm) {
+        try {
+            AssignmentStore.Loaded loaded = store.load();
+            schemas.putAll(canonicalNames(loaded.databases()));
+            for (PartitionRecord r : loaded.partitions()) {
+                apply(myTerm, new ClusterEvent.PartitionRegistered(r));
+            }
+            active = true;
+            LOG.info(() -> "master " + config.masterId() + " active: " + loaded.databases().size() + " databases, "
+                    + loaded.partitions().size() + " partitions, live OTMs " + state.liveOtms());
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "rebuilding the partition map failed; retrying", e);
+            loop.schedule(() -> {
+                if (myTerm == term) {
+                    rebuild(myTerm);
+                }
+            }, REBUILD_RETRY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static Map<String, SchemaSpec> canonicalNames(Map<String, SchemaSpec> databases) {
+        Map<String, SchemaSpec> out = new ConcurrentHashMap<>();
+        databases.values().forEach(spec -> out.put(Names.canonical(spec.name()), spec));
+        return out;
+    }
+
+    private void stepDown(String why) {
+        term++;
+        if (state != null || active) {
+            LOG.warning(() -> "master " + config.masterId() + " stops acting: " + why);
+        }
+        active = false;
+        state = null;
+        if (membership != null) {
+            membership.close();
+            membership = null;
+        }
+        clients.values().forEach(OtmClient::close);
+        clients.clear();
+    }
+
+    private void otmRegistered(long myTerm, ChildData node) {
+        String id = node.getPath().substring(paths.otms().length() + 1);
+        try {
+            JsonNode registration = json.readTree(node.getData());
+            String host = registration.path("host").asText(null);
+            int port = registration.path("port").asInt(0);
+            apply(myTerm, new ClusterEvent.OtmJoined(id, host, port));
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, ...}", e);
+        }
+    }
+
+    private void otmGone(long myTerm, String id) {
+        LOG.warning(() -> "OTM " + id + " is gone (its znode vanished): fencing it, then reassigning its partitions");
+        OtmClient client = clients.remove(id);
+        if (client != null) {
+            client.close();
+        }
+        apply(myTerm, new ClusterEvent.OtmLost(id));
+    }
+
+    private void tick() {
+        if (state != null) {
+            apply(term, new ClusterEvent.Tick(clockMs.getAsLong()));
+        }
+    }
+
+    // ---------------------------------------------------------------- decisions
+
+    /** Loop thread: feeds an event of {@code eventTerm} to the state machine and carries out the decisions. */
+    private void apply(long eventTerm, ClusterEvent event) {
+        if (eventTerm != term || state == null) {
+            return;
+        }
+        List<Decision> decisions;
+        try {
+            decisions = state.on(event);
+        } catch (RuntimeException e) {
+            // A broken invariant: stop acting rather than act on a state we no longer trust.
+            LOG.log(Level.SEVERE, "the cluster state rejected " + event + "; this master steps down", e);
+            stepDown("broken invariant: " + e.getMessage());
+            return;
+        }
+        for (Decision d : decisions) {
+            carryOut(eventTerm, d);
+        }
+    }
+
+    private void carryOut(long myTerm, Decision d) {
+        if (d instanceof Decision.FenceOtm f) {
+            submit(() -> fence(myTerm, f.otmId()), () -> post(myTerm,
+                    () -> apply(myTerm, new ClusterEvent.FenceFailed(f.otmId(), "IO queue full"))));
+        } else if (d instanceof Decision.OpenPartition o) {
+            PartitionRecord r = o.assignment();
+            submit(() -> open(myTerm, o), () -> post(myTerm, () -> apply(myTerm,
+                    new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
+        } else if (d instanceof Decision.PartitionUnassigned u) {
+            LOG.info(() -> "partition " + u.partitionId() + " unassigned: its owner " + u.formerOwner() + " failed");
+        } else if (d instanceof Decision.PartitionParked p) {
+            LOG.severe(() -> "partition " + p.partitionId() + " parked after failing to open on " + p.otmId()
+                    + ": " + p.lastReason() + "; an operator must act");
+        }
+    }
+
+    private void fence(long myTerm, String otmId) {
+        long started = System.nanoTime();
+        try {
+            try {
+                // The znode is normally gone already (that is how the failure was seen); if the
+                // master ever declares an OTM dead while it exists, the OTM must lose it first.
+                zk.delete().forPath(paths.otm(otmId));
+            } catch (KeeperException.NoNodeException gone) {
+                // Expected.
+            }
+            WalFence.fence(dfs, otmId);
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            LOG.info(() -> "fenced OTM " + otmId + " in " + ms + " ms");
+            post(myTerm, () -> apply(myTerm, new ClusterEvent.FenceDone(otmId)));
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "fencing OTM " + otmId + " failed; will retry", e);
+            post(myTerm, () -> apply(myTerm, new ClusterEvent.FenceFailed(otmId, String.valueOf(e.getMessage()))));
+        }
+    }
+
+    private void open(long myTerm, Decision.OpenPartition o) {
+        PartitionRecord r = o.assignment();
+        long started = System.nanoTime();
+        try {
+            // The record first: a master taking over must know about an open that may have happened.
+            store.write(r);
+            SchemaSpec schema = schemas.get(Names.canonical(r.database()));
+            if (schema == null) {
+                throw new IllegalStateException("no schema known for database " + r.database());
+            }
+            OtmClient client = clientFor(r.owner(), o.host(), o.port());
+            client.registerDatabase(new RegisterDatabaseRequest(schema));
+            client.openPartition(new OpenPartitionRequest(r.database(), r.partitionId(), r.startKey(), r.endKey()));
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
+                    + " (epoch " + r.epoch() + ", " + ms + " ms)");
+            post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "opening partition " + r.partitionId() + " on " + r.owner() + " failed", e);
+            post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
+                    String.valueOf(e.getMessage()))));
+        }
+    }
+
+    private OtmClient clientFor(String otmId, String host, int port) {
+        OtmClient client = clients.compute(otmId, (id, existing) -> {
+            if (existing != null && existing.address().getHost().equals(host) && existing.address().getPort() == port) {
+                return existing;
+            }
+            if (existing != null) {
+                existing.close();
+            }
+            return new OtmClient(host, port, OtmClientConfig.defaults().withRequestTimeoutMs(config.otmRequestTimeoutMs()));
+        });
+        return client;
+    }
+
+    private void submit(Runnable task, Runnable onRejected) {
+        try {
+            io.execute(task);
+        } catch (RejectedExecutionException e) {
+            onRejected.run();
+        }
+    }
+
+    /** Runs {@code action} on the loop if {@code eventTerm} is still the current term. */
+    private void post(long eventTerm, Runnable action) {
+        try {
+            loop.execute(() -> {
+                if (eventTerm == term) {
+                    action.run();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // Closing.
+        }
+    }
+
+    private <T> T onLoop(Callable<T> action) throws Exception {
+        try {
+            return loop.submit(action).get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /** Leaves the election (a standby takes over) and stops. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            latch.close();
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "closing the leader latch", e);
+        }
+        try {
+            loop.submit(() -> stepDown("closing")).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "stepping down on close", e);
+        }
+        loop.shutdownNow();
+        io.shutdownNow();
+        zk.close();
+        try {
+            dfs.close();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "closing the DFS failed", e);
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

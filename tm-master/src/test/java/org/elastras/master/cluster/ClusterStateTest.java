@@ -1,0 +1,196 @@
+package org.elastras.master.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.elastras.master.cluster.ClusterEvent.FenceDone;
+import org.elastras.master.cluster.ClusterEvent.FenceFailed;
+import org.elastras.master.cluster.ClusterEvent.OpenDone;
+import org.elastras.master.cluster.ClusterEvent.OpenFailed;
+import org.elastras.master.cluster.ClusterEvent.OtmJoined;
+import org.elastras.master.cluster.ClusterEvent.OtmLost;
+import org.elastras.master.cluster.ClusterEvent.PartitionRegistered;
+import org.elastras.master.cluster.ClusterEvent.Tick;
+import org.elastras.master.cluster.Decision.FenceOtm;
+import org.elastras.master.cluster.Decision.OpenPartition;
+import org.elastras.master.cluster.Decision.PartitionParked;
+import org.elastras.master.cluster.Decision.PartitionUnassigned;
+import org.junit.jupiter.api.Test;
+
+/** The master's cluster logic driven by scripted events: no ZooKeeper, no threads, no clock. */
+class ClusterStateTest {
+
+    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 64, 4, 100, 1_000);
+
+    private ClusterState state = new ClusterState(LIMITS, 0);
+
+    private List<Decision> on(ClusterEvent e) {
+        return state.on(e);
+    }
+
+    private static PartitionRecord partition(long id) {
+        return PartitionRecord.unassigned("SHOP", id, id == 1 ? null : List.of((int) id), List.of((int) id + 1));
+    }
+
+    /** The open decisions, as partition -> OTM, in decision order. */
+    private static Map<Long, String> opens(List<Decision> decisions) {
+        Map<Long, String> out = new TreeMap<>();
+        for (Decision d : decisions) {
+            if (d instanceof OpenPartition o) {
+                out.put(o.assignment().partitionId(), o.assignment().owner());
+            }
+        }
+        return out;
+    }
+
+    /** Confirms every open in {@code decisions}. */
+    private List<Decision> confirmAll(List<Decision> decisions) {
+        List<Decision> more = new ArrayList<>();
+        for (Decision d : decisions) {
+            if (d instanceof OpenPartition o) {
+                more.addAll(on(new OpenDone(o.assignment().partitionId(), o.assignment().owner(), o.assignment().epoch())));
+            }
+        }
+        return more;
+    }
+
+    private void threeOtmsServingSixPartitions() {
+        on(new OtmJoined("otm-a", "h", 1));
+        on(new OtmJoined("otm-b", "h", 2));
+        on(new OtmJoined("otm-c", "h", 3));
+        List<Decision> decisions = new ArrayList<>();
+        for (long id = 1; id <= 6; id++) {
+            decisions.addAll(on(new PartitionRegistered(partition(id))));
+        }
+        assertTrue(confirmAll(decisions).isEmpty());
+    }
+
+    @Test
+    void partitionsGoToTheOtmWithFewestWithTiesToTheSmallestId() {
+        threeOtmsServingSixPartitions();
+        Map<Long, String> owners = new TreeMap<>();
+        for (PartitionView v : state.partitions()) {
+            assertEquals(PartitionState.SERVING, v.state());
+            owners.put(v.record().partitionId(), v.record().owner());
+        }
+        assertEquals(Map.of(1L, "otm-a", 2L, "otm-b", 3L, "otm-c", 4L, "otm-a", 5L, "otm-b", 6L, "otm-c"), owners);
+        // A new, empty OTM takes every new partition until it catches up.
+        on(new OtmJoined("otm-d", "h", 4));
+        assertEquals(Map.of(7L, "otm-d"), opens(on(new PartitionRegistered(partition(7)))));
+        assertEquals(Map.of(8L, "otm-d"), opens(on(new PartitionRegistered(partition(8)))));
+        assertEquals(Map.of(9L, "otm-a"), opens(on(new PartitionRegistered(partition(9)))));
+    }
+
+    @Test
+    void aLostOtmIsFencedFirstAndItsPartitionsReassignedOnlyAfterTheFenceIsConfirmed() {
+        threeOtmsServingSixPartitions();
+        List<Decision> onLoss = on(new OtmLost("otm-b"));
+        assertEquals(List.of(new PartitionUnassigned(2, "otm-b"), new PartitionUnassigned(5, "otm-b"),
+                new FenceOtm("otm-b")), onLoss);
+        assertEquals(PartitionState.AWAITING_FENCE, state.partitions().get(1).state());
+        // Neither time, nor new OTMs, nor new partitions move them before the fence is done.
+        assertTrue(on(new Tick(60_000)).isEmpty());
+        assertEquals(Map.of(), opens(on(new OtmJoined("otm-d", "h", 4))));
+        assertEquals(Map.of(7L, "otm-d"), opens(on(new PartitionRegistered(partition(7)))));
+        assertEquals(PartitionState.AWAITING_FENCE, state.partitions().get(4).state());
+
+        List<Decision> afterFence = on(new FenceDone("otm-b"));
+        // Loads now: a=2, c=2, d=1: partition 2 -> d (fewest), then 5 -> a (tie a/c/d at 2, smallest id).
+        assertEquals(Map.of(2L, "otm-d", 5L, "otm-a"), opens(afterFence));
+        for (Decision d : afterFence) {
+            OpenPartition o = (OpenPartition) d;
+            assertEquals(2, o.assignment().epoch(), "the second assignment of the partition");
+        }
+        confirmAll(afterFence);
+        assertFalse(state.partitions().stream().anyMatch(v -> "otm-b".equals(v.record().owner())));
+    }
+
+    @Test
+    void aFailedFenceIsRetriedWithBackoffAndStillBlocksReassignment() {
+        threeOtmsServingSixPartitions();
+        on(new OtmLost("otm-c"));
+        assertTrue(on(new FenceFailed("otm-c", "DFS down")).isEmpty());
+        assertTrue(on(new Tick(99)).isEmpty(), "not before the backoff");
+        assertEquals(List.of(new FenceOtm("otm-c")), on(new Tick(100)));
+        assertTrue(on(new FenceFailed("otm-c", "DFS down")).isEmpty());
+        assertTrue(on(new Tick(299)).isEmpty(), "the backoff doubles");
+        assertEquals(List.of(new FenceOtm("otm-c")), on(new Tick(300)));
+        assertTrue(state.fencing("otm-c"));
+        assertEquals(Map.of(3L, "otm-a", 6L, "otm-b"), opens(on(new FenceDone("otm-c"))));
+    }
+
+    @Test
+    void aFailingOpenIsRetriedOnTheSameOtmWithBackoffThenParked() {
+        on(new OtmJoined("otm-a", "h", 1));
+        on(new OtmJoined("otm-b", "h", 2));
+        List<Decision> first = on(new PartitionRegistered(partition(1)));
+        assertEquals(Map.of(1L, "otm-a"), opens(first));
+        long epoch = ((OpenPartition) first.get(0)).assignment().epoch();
+        long now = 0;
+        for (int attempt = 1; attempt < LIMITS.openAttemptsMax(); attempt++) {
+            assertTrue(on(new OpenFailed(1, "otm-a", epoch, "disk full")).isEmpty());
+            assertEquals(PartitionState.RETRY_WAIT, state.partitions().get(0).state());
+            long backoff = LIMITS.backoffMs(attempt);
+            assertTrue(on(new Tick(now + backoff - 1)).isEmpty(), "attempt " + attempt + " waits " + backoff + " ms");
+            List<Decision> retry = on(new Tick(now + backoff));
+            assertEquals(Map.of(1L, "otm-a"), opens(retry), "retried where it may already be open");
+            epoch = ((OpenPartition) retry.get(0)).assignment().epoch();
+            now += backoff;
+        }
+        assertEquals(List.of(new PartitionParked(1, "otm-a", "disk full")),
+                on(new OpenFailed(1, "otm-a", epoch, "disk full")));
+        assertEquals(PartitionState.PARKED, state.partitions().get(0).state());
+        assertTrue(on(new Tick(now + 1_000_000)).isEmpty(), "a parked partition is not retried");
+        assertEquals(List.of(100L, 200L, 400L, 800L, 1_000L), List.of(LIMITS.backoffMs(1), LIMITS.backoffMs(2),
+                LIMITS.backoffMs(3), LIMITS.backoffMs(4), LIMITS.backoffMs(5)));
+    }
+
+    @Test
+    void atMostOpensInFlightMaxOpensAreUnanswered() {
+        state = new ClusterState(new ClusterLimits(100, 1_000, 2, 4, 100, 1_000), 0);
+        on(new OtmJoined("otm-a", "h", 1));
+        List<Decision> all = new ArrayList<>();
+        for (long id = 1; id <= 5; id++) {
+            all.addAll(on(new PartitionRegistered(partition(id))));
+        }
+        assertEquals(Map.of(1L, "otm-a", 2L, "otm-a"), opens(all));
+        assertEquals(2, state.opensInFlight());
+        assertEquals(Map.of(3L, "otm-a"), opens(on(new OpenDone(1, "otm-a", 1))));
+        assertEquals(Map.of(4L, "otm-a"), opens(on(new OpenFailed(2, "otm-a", 1, "busy"))));
+        assertEquals(2, state.opensInFlight());
+    }
+
+    @Test
+    void answersForAnOlderEpochChangeNothing() {
+        on(new OtmJoined("otm-a", "h", 1));
+        on(new OtmJoined("otm-b", "h", 2));
+        assertEquals(Map.of(1L, "otm-a"), opens(on(new PartitionRegistered(partition(1)))));
+        on(new OtmLost("otm-a"));
+        assertEquals(Map.of(1L, "otm-b"), opens(on(new FenceDone("otm-a"))));
+        // The open sent to the dead OTM answers late.
+        assertTrue(on(new OpenDone(1, "otm-a", 1)).isEmpty());
+        assertEquals(PartitionState.OPENING, state.partitions().get(0).state());
+        assertTrue(on(new OpenDone(1, "otm-b", 2)).isEmpty());
+        assertEquals(PartitionState.SERVING, state.partitions().get(0).state());
+        assertEquals(0, state.opensInFlight());
+    }
+
+    @Test
+    void aNewMasterFencesOwnersThatAreGoneAndReopensOnOwnersThatLive() {
+        on(new OtmJoined("otm-a", "h", 1));
+        on(new OtmJoined("otm-c", "h", 3));
+        PartitionRecord onLive = partition(1).assignedTo("otm-a");
+        PartitionRecord onDead = partition(2).assignedTo("otm-b");
+        PartitionRecord onDeadToo = partition(3).assignedTo("otm-b");
+        assertEquals(Map.of(1L, "otm-a"), opens(on(new PartitionRegistered(onLive))), "reopened where it was");
+        assertEquals(List.of(new PartitionUnassigned(2, "otm-b"), new FenceOtm("otm-b")),
+                on(new PartitionRegistered(onDead)));
+        assertTrue(on(new PartitionRegistered(onDeadToo)).isEmpty(), "one fence per OTM");
+        assertEquals(Map.of(2L, "otm-c", 3L, "otm-a"), opens(on(new FenceDone("otm-b"))));
+    }
+}
