@@ -39,6 +39,13 @@ public final class AssignmentStore {
     public record Loaded(Map<String, SchemaSpec> databases, List<PartitionRecord> partitions) {
     }
 
+    /** Another master changed a record since this one read or wrote it: this one must stop acting. */
+    public static final class SupersededException extends Exception {
+        SupersededException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private final CuratorFramework client;
     private final String databasesPath;
     private final String partitionsPath;
@@ -102,7 +109,7 @@ public final class AssignmentStore {
     /**
      * Rewrites a partition's record (new owner and epoch).
      *
-     * @throws IllegalStateException if the record changed since this store last read or wrote it:
+     * @throws SupersededException if the record changed since this store last read or wrote it:
      *     another master is active
      */
     public synchronized void write(PartitionRecord record) throws Exception {
@@ -115,7 +122,7 @@ public final class AssignmentStore {
                     .forPath(partitionPath(record.partitionId()), codec.encode(record, WireFormat.JSON));
             versions.put(record.partitionId(), stat.getVersion());
         } catch (KeeperException.BadVersionException e) {
-            throw new IllegalStateException("the record of partition " + record.partitionId()
+            throw new SupersededException("the record of partition " + record.partitionId()
                     + " was changed by someone else: another master is active; this one must step down", e);
         }
     }

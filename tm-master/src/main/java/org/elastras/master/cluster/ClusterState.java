@@ -80,7 +80,7 @@ public final class ClusterState {
     public List<Decision> on(ClusterEvent event) {
         List<Decision> out = new ArrayList<>();
         if (event instanceof ClusterEvent.OtmJoined e) {
-            joined(e);
+            joined(e, out);
         } else if (event instanceof ClusterEvent.OtmLost e) {
             lost(e.otmId(), out);
         } else if (event instanceof ClusterEvent.PartitionRegistered e) {
@@ -103,14 +103,16 @@ public final class ClusterState {
         return out;
     }
 
-    private void joined(ClusterEvent.OtmJoined e) {
+    private void joined(ClusterEvent.OtmJoined e, List<Decision> out) {
         if (fences.containsKey(e.otmId())) {
             // A process re-registered under an id whose fence is under way: the fence deletes its
             // registration, so it will not serve; it may join again under a new id.
             return;
         }
         if (!otms.containsKey(e.otmId()) && otms.size() >= limits.otmsMax()) {
-            throw new IllegalStateException("more than otmsMax=" + limits.otmsMax() + " live OTMs; raise the limit");
+            out.add(new Decision.OtmIgnored(e.otmId(), "there are otmsMax=" + limits.otmsMax()
+                    + " live OTMs already; raise the limit to use more"));
+            return;
         }
         otms.put(e.otmId(), new Address(e.host(), e.port()));
     }

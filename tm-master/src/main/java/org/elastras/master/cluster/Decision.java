@@ -31,6 +31,10 @@ public sealed interface Decision {
     record PartitionUnassigned(long partitionId, String formerOwner) implements Decision {
     }
 
+    /** Report: a live OTM is not used (over a limit); nothing is assigned to it. */
+    record OtmIgnored(String otmId, String reason) implements Decision {
+    }
+
     /** Report: a partition gave up after every allowed open attempt failed; an operator must act. */
     record PartitionParked(long partitionId, String otmId, String lastReason) implements Decision {
     }

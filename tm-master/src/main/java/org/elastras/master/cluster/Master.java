@@ -336,6 +336,19 @@ public final class Master implements AutoCloseable {
         clients.clear();
     }
 
+    /**
+     * Loop thread: stops acting and leaves the election for good, so that a standby takes over;
+     * for a state this master can no longer trust (a broken invariant, or another master writing).
+     */
+    private void abdicate(String why) {
+        stepDown(why);
+        try {
+            latch.close();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "leaving the election failed", e);
+        }
+    }
+
     private void otmRegistered(long myTerm, ChildData node) {
         String id = node.getPath().substring(paths.otms().length() + 1);
         try {
@@ -375,8 +388,8 @@ public final class Master implements AutoCloseable {
             decisions = state.on(event);
         } catch (RuntimeException e) {
             // A broken invariant: stop acting rather than act on a state we no longer trust.
-            LOG.log(Level.SEVERE, "the cluster state rejected " + event + "; this master steps down", e);
-            stepDown("broken invariant: " + e.getMessage());
+            LOG.log(Level.SEVERE, "the cluster state rejected " + event + "; this master abdicates", e);
+            abdicate("broken invariant: " + e.getMessage());
             return;
         }
         for (Decision d : decisions) {
@@ -394,6 +407,8 @@ public final class Master implements AutoCloseable {
                     new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
         } else if (d instanceof Decision.PartitionUnassigned u) {
             LOG.info(() -> "partition " + u.partitionId() + " unassigned: its owner " + u.formerOwner() + " failed");
+        } else if (d instanceof Decision.OtmIgnored i) {
+            LOG.warning(() -> "OTM " + i.otmId() + " ignored: " + i.reason());
         } else if (d instanceof Decision.PartitionParked p) {
             LOG.severe(() -> "partition " + p.partitionId() + " parked after failing to open on " + p.otmId()
                     + ": " + p.lastReason() + "; an operator must act");
@@ -437,6 +452,9 @@ public final class Master implements AutoCloseable {
             LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
                     + " (epoch " + r.epoch() + ", " + ms + " ms)");
             post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
+        } catch (AssignmentStore.SupersededException e) {
+            LOG.log(Level.SEVERE, "another master changed the partition map", e);
+            post(myTerm, () -> abdicate(e.getMessage()));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "opening partition " + r.partitionId() + " on " + r.owner() + " failed", e);
             post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),

@@ -166,6 +166,17 @@ class ClusterStateTest {
     }
 
     @Test
+    void otmsBeyondTheLimitAreReportedAndGetNothing() {
+        state = new ClusterState(new ClusterLimits(1, 1_000, 64, 4, 100, 1_000), 0);
+        assertTrue(on(new OtmJoined("otm-a", "h", 1)).isEmpty());
+        List<Decision> second = on(new OtmJoined("otm-b", "h", 2));
+        assertEquals(1, second.size());
+        assertTrue(second.get(0) instanceof Decision.OtmIgnored);
+        assertEquals(Map.of(1L, "otm-a"), opens(on(new PartitionRegistered(partition(1)))));
+        assertEquals(List.of("otm-a"), state.liveOtms());
+    }
+
+    @Test
     void answersForAnOlderEpochChangeNothing() {
         on(new OtmJoined("otm-a", "h", 1));
         on(new OtmJoined("otm-b", "h", 2));
