@@ -25,7 +25,14 @@ public final class OtmMain {
             System.exit(2);
             return;
         }
-        OtmNode node = OtmNode.start(config);
+        OtmNode node;
+        try {
+            node = OtmNode.start(config);
+        } catch (Exception e) {
+            System.err.println("elastras otm: cannot start OTM " + config.otmId() + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();
