@@ -1,0 +1,194 @@
+package org.elastras.master.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.elastras.client.OtmClient;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.Isolation;
+import org.elastras.client.protocol.PartitionStatus;
+import org.elastras.client.protocol.PutRequest;
+import org.elastras.otm.server.OtmConfig;
+import org.elastras.otm.server.OtmMain;
+import org.elastras.otm.server.OtmNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An OTM in its own JVM is killed with SIGKILL: nothing closes its session, so the master learns
+ * of the failure only when ZooKeeper expires it (the OTM's default session timeout, on a server
+ * with ZooKeeper's usual 2 s tick so that timeout is granted). Measures kill -> all its partitions
+ * serving on the other OTMs, and checks that every acknowledged commit is there.
+ */
+class KilledOtmProcessFailsOverWithinSecondsTest {
+
+    private static final Pattern READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
+    private static final long FAILOVER_BOUND_MS = 20_000;
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void partitionsOfAKilledOtmServeElsewhereWithEveryAcknowledgedCommit() throws Exception {
+        InstanceSpec spec = new InstanceSpec(temp.resolve("zk").toFile(), -1, -1, -1, true, 1, 2_000, 0);
+        try (TestingServer zk = new TestingServer(spec, true);
+                CuratorFramework watcher = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            watcher.start();
+            Path dfs = temp.resolve("dfs");
+            // "otm-a" sorts first, so the least-loaded rule gives it partitions 1 and 4 of 5.
+            Process killed = startOtmProcess("otm-a", zk.getConnectString(), dfs);
+            List<OtmNode> survivors = new ArrayList<>();
+            Master master = null;
+            try {
+                for (String id : List.of("otm-b", "otm-c")) {
+                    survivors.add(OtmNode.start(new OtmConfig(id, zk.getConnectString(), "/elastras", dfs.toUri(),
+                            "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS)));
+                }
+                master = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras", dfs.toUri()));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!master.active() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                master.createTenant(MasterReassignsAFailedOtmsPartitionsTest.bank());
+                master.createDatabase(MasterReassignsAFailedOtmsPartitionsTest.shop(),
+                        List.of(List.of(100), List.of(200), List.of(300)));
+                Master m = master;
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!m.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING)) {
+                    assertTrue(System.nanoTime() < deadline, "not all serving: " + m.partitions());
+                    Thread.sleep(10);
+                }
+                Set<Long> onKilled = new TreeSet<>();
+                int killedPort = -1;
+                for (PartitionView v : master.partitions()) {
+                    if ("otm-a".equals(v.record().owner())) {
+                        onKilled.add(v.record().partitionId());
+                    }
+                }
+                assertEquals(Set.of(1L, 4L), onKilled);
+                killedPort = readyPort;
+
+                // Acknowledged commits that live only in the killed OTM's log.
+                try (OtmClient client = new OtmClient("127.0.0.1", killedPort)) {
+                    for (long i = 0; i < 50; i++) {
+                        long txn = client.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                        client.put(new PutRequest(txn, "ACCOUNTS", Map.of("ID", i, "BALANCE", i)));
+                        client.commit(new CommitRequest(txn));
+                        txn = client.begin(new BeginRequest("SHOP", 4, Isolation.SERIALIZABLE, 0)).txnId();
+                        client.put(new PutRequest(txn, "WAREHOUSE", Map.of("W_ID", 200 + (int) i, "W_NAME", "w" + i)));
+                        client.commit(new CommitRequest(txn));
+                    }
+                }
+
+                long killedAt = System.nanoTime();
+                killed.destroyForcibly();
+                assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+                Map<Long, OtmNode> owners;
+                long expiredAt = 0;
+                while (true) {
+                    if (expiredAt == 0 && watcher.checkExists().forPath("/elastras/otms/otm-a") == null) {
+                        expiredAt = System.nanoTime();
+                    }
+                    owners = servedBy(survivors);
+                    if (owners.keySet().containsAll(onKilled)) {
+                        break;
+                    }
+                    assertTrue(System.nanoTime() - killedAt < TimeUnit.MILLISECONDS.toNanos(FAILOVER_BOUND_MS),
+                            "partitions " + onKilled + " not serving within " + FAILOVER_BOUND_MS + " ms: " + owners.keySet());
+                    Thread.sleep(10);
+                }
+                long servingAt = System.nanoTime();
+                System.out.printf("FAILOVER: OTM process otm-a killed (SIGKILL) -> its partitions %s serving on the"
+                        + " others in %d ms: %d ms until ZooKeeper expired its session (timeout %d ms), %d ms for the"
+                        + " master to fence and reopen%n", onKilled, (servingAt - killedAt) / 1_000_000,
+                        (expiredAt - killedAt) / 1_000_000, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS,
+                        (servingAt - expiredAt) / 1_000_000);
+
+                try (OtmClient bank = new OtmClient("127.0.0.1", owners.get(1L).port());
+                        OtmClient shop = new OtmClient("127.0.0.1", owners.get(4L).port())) {
+                    long b = bank.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                    long s = shop.begin(new BeginRequest("SHOP", 4, Isolation.SERIALIZABLE, 0)).txnId();
+                    for (long i = 0; i < 50; i++) {
+                        assertTrue(bank.get(new GetRequest(b, "ACCOUNTS", List.of(i))).found(), "account " + i + " lost");
+                        assertTrue(shop.get(new GetRequest(s, "WAREHOUSE", List.of(200 + (int) i))).found(),
+                                "warehouse " + (200 + i) + " lost");
+                    }
+                    bank.commit(new CommitRequest(b));
+                    shop.commit(new CommitRequest(s));
+                }
+            } finally {
+                killed.destroyForcibly();
+                if (master != null) {
+                    master.close();
+                }
+                survivors.forEach(OtmNode::close);
+            }
+        }
+    }
+
+    private volatile int readyPort = -1;
+
+    private Process startOtmProcess(String otmId, String zkConnect, Path dfs) throws Exception {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), OtmMain.class.getName(),
+                "--id", otmId, "--zk", zkConnect, "--dfs", dfs.toUri().toString(), "--port", "0");
+        Path log = temp.resolve(otmId + ".log");
+        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        CompletableFuture<Integer> ready = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    Matcher m = READY.matcher(line);
+                    if (m.find()) {
+                        return Integer.parseInt(m.group(2));
+                    }
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            throw new IllegalStateException("OTM process exited before it was ready; see " + log);
+        });
+        try {
+            readyPort = ready.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("OTM " + otmId + " did not start; see " + log, e);
+        }
+        return process;
+    }
+
+    private static Map<Long, OtmNode> servedBy(List<OtmNode> otms) {
+        Map<Long, OtmNode> owners = new TreeMap<>();
+        for (OtmNode otm : otms) {
+            try (OtmClient client = new OtmClient("127.0.0.1", otm.port())) {
+                for (PartitionStatus p : client.status().partitions()) {
+                    if (p.state().equals("SERVING")) {
+                        owners.put(p.partitionId(), otm);
+                    }
+                }
+            }
+        }
+        return owners;
+    }
+}
