@@ -57,6 +57,8 @@ public final class OtmNode implements AutoCloseable {
     private volatile LeaseKeeper lease;
     private final OtmHttpServer http;
     private volatile boolean closed;
+    /** Set once the WAL died under a commit; the OTM then serves nothing and gives up its lease. */
+    private volatile boolean logFailed;
 
     private OtmNode(OtmConfig config, TransactionLimits limits) throws Exception {
         this.config = config;
@@ -102,7 +104,7 @@ public final class OtmNode implements AutoCloseable {
             }
         };
         TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
-                timestamps, snapshots, globals);
+                timestamps, snapshots, globals, this::logFailed);
         this.http = new OtmHttpServer(OtmHttpServerConfig.defaults(config.host(), config.port()), service);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("otm-timer"));
     }
@@ -153,7 +155,24 @@ public final class OtmNode implements AutoCloseable {
     /** Whether this OTM holds its lease and serves. */
     public boolean serving() {
         LeaseKeeper l = lease;
-        return l != null && l.holds() && !closed;
+        return l != null && l.holds() && !closed && !logFailed;
+    }
+
+    /**
+     * The write-ahead log failed under a commit: stop serving and give the lease up (delete the
+     * znode), so that the master fences the log and another OTM recovers the partitions; the
+     * commits whose durability was unknown are decided there, by what the log holds.
+     */
+    private void logFailed() {
+        if (logFailed) {
+            return;
+        }
+        logFailed = true;
+        LOG.severe("the write-ahead log of OTM " + config.otmId() + " failed: giving up the lease and every partition");
+        LeaseKeeper l = lease;
+        if (l != null) {
+            l.close();
+        }
     }
 
     /**

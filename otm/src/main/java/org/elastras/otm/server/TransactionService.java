@@ -80,9 +80,15 @@ final class TransactionService implements OtmService {
     private final LocalTimestampSource timestamps;
     private final SnapshotTracker snapshots;
     private final GlobalTables globals;
+    private final Runnable onLogFailure;
 
+    /**
+     * @param onLogFailure called (possibly more than once) when the write-ahead log died under a
+     *     commit: the OTM must give up its partitions so that a recovery decides those commits
+     */
     TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
-            PartitionHost partitions, LocalTimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals) {
+            PartitionHost partitions, LocalTimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals,
+            Runnable onLogFailure) {
         this.otmId = otmId;
         this.leaseHeld = leaseHeld;
         this.transactions = transactions;
@@ -91,6 +97,7 @@ final class TransactionService implements OtmService {
         this.timestamps = timestamps;
         this.snapshots = snapshots;
         this.globals = globals;
+        this.onLogFailure = onLogFailure;
     }
 
     @Override
@@ -327,10 +334,15 @@ final class TransactionService implements OtmService {
         T run();
     }
 
-    private static <T> T run(Action<T> action) {
+    private <T> T run(Action<T> action) {
         try {
             return action.run();
         } catch (TransactionException e) {
+            if (e.reason() == TransactionException.Reason.LOG_FAILED) {
+                // Commits whose durability is unknown must not be judged by this OTM's readers:
+                // it gives up its partitions and the next owner's recovery decides them.
+                onLogFailure.run();
+            }
             throw translate(e);
         } catch (IllegalArgumentException e) {
             throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, e.getMessage());
