@@ -396,6 +396,9 @@ public final class PartitionStore implements Closeable {
                 flushOne(frozen.get(frozen.size() - 1));
                 any = true;
             }
+            if (!any) {
+                dropUnneededLogs();
+            }
             return any;
         } finally {
             flushLock.unlock();
@@ -502,6 +505,28 @@ public final class PartitionStore implements Closeable {
             }
         } finally {
             compactionLock.unlock();
+        }
+    }
+
+    /**
+     * With nothing to flush, a manifest may still name a previous owner's log that recovery
+     * replayed nothing from (everything was in the tables already): rewrite it without that log,
+     * so the dead owner's log is not kept alive for nothing. REQUIRES: flushLock, state OPEN.
+     */
+    private void dropUnneededLogs() throws IOException {
+        installLock.lock();
+        try {
+            checkOpen("flush");
+            Set<String> needed = new HashSet<>();
+            needed.add(owner.walId());
+            for (MemTable m : view.memtables()) {
+                needed.addAll(m.oldestPositionByWal().keySet());
+            }
+            if (!needed.containsAll(manifest.replayPoints().keySet())) {
+                writeManifest(view);
+            }
+        } finally {
+            installLock.unlock();
         }
     }
 

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.DfsKind;
 import org.elastras.storage.dfs.DfsOutput;
@@ -244,6 +245,24 @@ class PartitionStoreTest {
         assertEquals(1, next.maxCts());
         next.apply("w", WalPosition.START, List.of(new Version(b("k2"), 7, b("v"))));
         assertEquals(7, next.maxCts(), "the memtable counts too");
+        assertArrayEquals(b("v"), next.get(b("k"), 1));
+        next.close();
+    }
+
+    @Test
+    void aPreviousOwnersLogThatRecoveryReplayedNothingFromIsDroppedByTheNextFlush() throws IOException {
+        MemoryDfs dfs = new MemoryDfs();
+        PartitionStore first = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+        first.finishRecovery(new TestWalCursor("old", new WalPosition(2, 10)));
+        first.apply("old", new WalPosition(2, 10), List.of(new Version(b("k"), 1, b("v"))));
+        first.flush();
+        first.close();
+        PartitionStore next = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+        // Recovery found nothing past the replay point: the memtable stays empty.
+        next.finishRecovery(new TestWalCursor("new", new WalPosition(1, 0)));
+        assertEquals(Set.of("old", "new"), next.manifest().replayPoints().keySet());
+        assertFalse(next.flush(), "nothing to flush");
+        assertEquals(Set.of("new"), next.manifest().replayPoints().keySet(), "the old log is no longer needed");
         assertArrayEquals(b("v"), next.get(b("k"), 1));
         next.close();
     }
