@@ -13,13 +13,17 @@ import org.elastras.storage.util.StorageLimits;
  * @param appendWaitMillisMax longest time {@code append} blocks for queue space before it fails
  * @param durability what the writer does before acknowledging a batch
  * @param limits key, value, mutation and record size limits checked before anything is queued
+ * @param fenceCheck how the writer makes sure it acknowledges nothing after its log was fenced
  */
 public record WalOptions(long segmentBytesMax, int queueRecordsMax, long queueBytesMax, long appendWaitMillisMax,
-        WalDurability durability, StorageLimits limits) {
+        WalDurability durability, StorageLimits limits, WalFenceCheck fenceCheck) {
 
-    /** 64 MiB segments, 64 Ki records or 64 MiB queued, 10 s wait, sync per batch. */
+    /**
+     * 64 MiB segments, 64 Ki records or 64 MiB queued, 10 s wait, sync per batch, fence check per
+     * batch (right on every DFS; on HDFS {@link WalFenceCheck#ROLL_ONLY} saves a namenode call).
+     */
     public static final WalOptions DEFAULT = new WalOptions(64L << 20, 65_536, 64L << 20, 10_000,
-            WalDurability.SYNC, StorageLimits.DEFAULT);
+            WalDurability.SYNC, StorageLimits.DEFAULT, WalFenceCheck.EVERY_BATCH);
 
     /** Smallest segment size accepted: a header plus room for a few small records. */
     public static final long SEGMENT_BYTES_MIN = 1024;
@@ -44,21 +48,28 @@ public record WalOptions(long segmentBytesMax, int queueRecordsMax, long queueBy
         if (limits == null) {
             throw new IllegalArgumentException("limits is null: use StorageLimits.DEFAULT");
         }
+        if (fenceCheck == null) {
+            throw new IllegalArgumentException("fenceCheck is null: use WalFenceCheck.EVERY_BATCH (ROLL_ONLY on HDFS only)");
+        }
     }
 
     public WalOptions withSegmentBytesMax(long value) {
-        return new WalOptions(value, queueRecordsMax, queueBytesMax, appendWaitMillisMax, durability, limits);
+        return new WalOptions(value, queueRecordsMax, queueBytesMax, appendWaitMillisMax, durability, limits, fenceCheck);
     }
 
     public WalOptions withQueue(int recordsMax, long bytesMax, long waitMillisMax) {
-        return new WalOptions(segmentBytesMax, recordsMax, bytesMax, waitMillisMax, durability, limits);
+        return new WalOptions(segmentBytesMax, recordsMax, bytesMax, waitMillisMax, durability, limits, fenceCheck);
     }
 
     public WalOptions withDurability(WalDurability value) {
-        return new WalOptions(segmentBytesMax, queueRecordsMax, queueBytesMax, appendWaitMillisMax, value, limits);
+        return new WalOptions(segmentBytesMax, queueRecordsMax, queueBytesMax, appendWaitMillisMax, value, limits, fenceCheck);
     }
 
     public WalOptions withLimits(StorageLimits value) {
-        return new WalOptions(segmentBytesMax, queueRecordsMax, queueBytesMax, appendWaitMillisMax, durability, value);
+        return new WalOptions(segmentBytesMax, queueRecordsMax, queueBytesMax, appendWaitMillisMax, durability, value, fenceCheck);
+    }
+
+    public WalOptions withFenceCheck(WalFenceCheck value) {
+        return new WalOptions(segmentBytesMax, queueRecordsMax, queueBytesMax, appendWaitMillisMax, durability, limits, value);
     }
 }

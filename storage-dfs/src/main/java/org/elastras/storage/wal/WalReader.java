@@ -19,6 +19,10 @@ import org.elastras.storage.util.CorruptionException;
  * may end in a torn tail (see {@link WalSegmentReader}). Segments deleted by retention leave the
  * chain starting later, which is not an error.
  *
+ * <p>A fenced directory (one with a {@code FENCE} file, see {@link WalFenceMarker}) ends at its
+ * fence point: the fenced segment is read as if it were as long as recorded, and segments above
+ * it are ignored, so that records a zombie writer appended after the fence are never replayed.
+ *
  * <p>Corruption found while iterating surfaces as an {@link UncheckedIOException} whose cause is a
  * {@link CorruptionException} naming the file and offset; {@link #readAll} rethrows that cause.
  */
@@ -53,7 +57,8 @@ public final class WalReader {
         if (from == null) {
             throw new IllegalArgumentException("from is null: use WalPosition.START for the whole log");
         }
-        List<Long> segments = segments(dfs, walDirectory);
+        WalFenceMarker.Point fence = WalFenceMarker.readOrNull(dfs, walDirectory);
+        List<Long> segments = segmentsUpToFence(dfs, walDirectory, fence);
         boolean fromStart = from.equals(WalPosition.START);
         if (!fromStart && (segments.isEmpty() || segments.get(0) > from.segment())) {
             // Retention deletes only segments no partition needs; a replay point inside a deleted
@@ -66,7 +71,7 @@ public final class WalReader {
         for (int i = 0; i < segments.size(); i++) {
             long segment = segments.get(i);
             if (segment >= from.segment()) {
-                plan.add(new long[] {segment, validEnd(dfs, walDirectory, segments, i)});
+                plan.add(new long[] {segment, validEnd(dfs, walDirectory, segments, i), fencedBytes(fence, segment)});
             }
         }
         return new ChainIterator(dfs, walDirectory, plan, from);
@@ -78,12 +83,48 @@ public final class WalReader {
      */
     public static CloseableIterator<WalEntry> readSegment(Dfs dfs, String walDirectory, long segment)
             throws IOException {
-        List<Long> segments = segments(dfs, walDirectory);
+        WalFenceMarker.Point fence = WalFenceMarker.readOrNull(dfs, walDirectory);
+        List<Long> segments = segmentsUpToFence(dfs, walDirectory, fence);
         int index = segments.indexOf(segment);
         if (index < 0) {
-            throw new java.io.FileNotFoundException("no WAL segment " + segment + " in " + walDirectory);
+            throw new java.io.FileNotFoundException("no WAL segment " + segment + " in " + walDirectory
+                    + (fence == null ? "" : " up to its fence point (segment " + fence.segment() + ")"));
         }
-        return WalSegmentReader.open(dfs, walDirectory, segment, validEnd(dfs, walDirectory, segments, index));
+        return WalSegmentReader.open(dfs, walDirectory, segment, validEnd(dfs, walDirectory, segments, index),
+                fencedBytes(fence, segment));
+    }
+
+    /**
+     * The segments that belong to the log: all of them, or, in a fenced directory, those up to the
+     * fence point's segment. A segment above it was created after the fence (by a zombie whose
+     * writer then failed before acknowledging anything in it), so it is not part of the log.
+     *
+     * @throws CorruptionException if the fence names a segment that is missing while older ones
+     *     exist (retention only ever deletes a prefix, so it cannot have been deleted)
+     */
+    private static List<Long> segmentsUpToFence(Dfs dfs, String walDirectory, WalFenceMarker.Point fence)
+            throws IOException {
+        List<Long> segments = segments(dfs, walDirectory);
+        if (fence == null) {
+            return segments;
+        }
+        List<Long> kept = new ArrayList<>(segments.size());
+        for (long segment : segments) {
+            if (segment <= fence.segment()) {
+                kept.add(segment);
+            }
+        }
+        if (!kept.isEmpty() && kept.get(kept.size() - 1) != fence.segment()) {
+            throw new CorruptionException(Dfs.join(walDirectory, WalFormat.segmentFileName(fence.segment())), 0,
+                    WalFenceMarker.FILE_NAME + " names segment " + fence.segment() + " as the last one, but it is missing"
+                    + " and segment " + kept.get(kept.size() - 1) + " exists");
+        }
+        return kept;
+    }
+
+    /** The fence point's length for the fenced segment; every other segment is not capped. */
+    private static long fencedBytes(WalFenceMarker.Point fence, long segment) {
+        return fence != null && fence.segment() == segment ? fence.segmentBytes() : WalSegmentReader.NOT_FENCED;
     }
 
     /** Every record at or after {@code from}, loaded into memory (tests, small logs). */
@@ -166,7 +207,7 @@ public final class WalReader {
                 }
                 long[] step = plan.get(nextSegmentIndex++);
                 try {
-                    current = WalSegmentReader.open(dfs, walDirectory, step[0], step[1]);
+                    current = WalSegmentReader.open(dfs, walDirectory, step[0], step[1], step[2]);
                 } catch (CorruptionException e) {
                     throw new UncheckedIOException(e.getMessage(), e);
                 } catch (IOException e) {

@@ -39,6 +39,9 @@ public final class WalSegmentReader implements CloseableIterator<WalEntry> {
     /** Value of {@code validEnd} for the last segment: stop at a torn tail. */
     public static final long LAST_SEGMENT = -1;
 
+    /** Value of {@code fencedBytes} for a segment that is not capped by a fence point. */
+    static final long NOT_FENCED = -1;
+
     private final DfsFile file;
     private final long segment;
     /** Where the records end: the file length for the last segment, else the successor's record. */
@@ -69,12 +72,37 @@ public final class WalSegmentReader implements CloseableIterator<WalEntry> {
      * @throws CorruptionException if the header is bad or the file is shorter than {@code validEnd}
      */
     public static WalSegmentReader open(Dfs dfs, String walDirectory, long segment, long validEnd) throws IOException {
+        return open(dfs, walDirectory, segment, validEnd, NOT_FENCED);
+    }
+
+    /**
+     * Opens a segment like {@link #open(Dfs, String, long, long)}; a last segment of a fenced log
+     * is read as if it were {@code fencedBytes} long (see {@link WalFenceMarker}): bytes a zombie
+     * appended after the fence do not exist for the reader, and a record cut by the fence point is
+     * a torn tail.
+     *
+     * @param fencedBytes the segment's length recorded in {@code FENCE}, or {@link #NOT_FENCED}
+     * @throws CorruptionException also if the file is shorter than {@code fencedBytes}
+     */
+    static WalSegmentReader open(Dfs dfs, String walDirectory, long segment, long validEnd, long fencedBytes)
+            throws IOException {
         if (validEnd != LAST_SEGMENT && validEnd < WalFormat.HEADER_BYTES) {
             throw new IllegalArgumentException("validEnd " + validEnd + " is inside the segment header");
+        }
+        if (fencedBytes != NOT_FENCED && (fencedBytes < 0 || validEnd != LAST_SEGMENT)) {
+            throw new IllegalArgumentException("fencedBytes " + fencedBytes + " applies only to the last segment"
+                    + " (validEnd " + validEnd + ")");
         }
         DfsFile file = dfs.open(Dfs.join(walDirectory, WalFormat.segmentFileName(segment)));
         try {
             long length = file.length();
+            if (fencedBytes != NOT_FENCED) {
+                if (length < fencedBytes) {
+                    throw new CorruptionException(file.path(), length, "segment ends at " + length + " but "
+                            + WalFenceMarker.FILE_NAME + " says it was " + fencedBytes + " bytes long when fenced");
+                }
+                length = fencedBytes;
+            }
             boolean last = validEnd == LAST_SEGMENT;
             if (!last && length < validEnd) {
                 throw new CorruptionException(file.path(), length, "segment ends at " + length

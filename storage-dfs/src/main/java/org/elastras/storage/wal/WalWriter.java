@@ -29,6 +29,14 @@ import org.elastras.storage.util.LimitExceededException;
  * acknowledged is unknown, so every pending future fails with the cause and every later
  * {@code append} throws. The owner must then stop using this log (reopen elsewhere, recover).
  *
+ * <p>Fencing: when the master fences a dead OTM's log it renames the directory and records the
+ * fence point ({@link WalFenceMarker}). A zombie writer that does not know yet must not
+ * acknowledge anything recovery will not see. With {@link WalFenceCheck#EVERY_BATCH} it checks,
+ * after each batch's sync and before acknowledging, that its segment is still at its path; at
+ * every roll it checks that the old segment is still there after the new one was created. If not,
+ * the writer dies with an IOException saying the log was fenced (outcome of the batch unknown).
+ * A writer refuses to open a directory that has a {@code FENCE} file.
+ *
  * <p>Futures complete on the writer thread: dependent stages must be short or {@code *Async}.
  */
 public final class WalWriter implements Closeable {
@@ -115,6 +123,10 @@ public final class WalWriter implements Closeable {
     public static WalWriter open(Dfs dfs, String walDirectory, WalOptions options) throws IOException {
         if (dfs == null || walDirectory == null || options == null) {
             throw new IllegalArgumentException("dfs, walDirectory and options are required");
+        }
+        if (WalFenceMarker.readOrNull(dfs, walDirectory) != null) {
+            throw new IOException("WAL directory " + walDirectory + " is fenced (it has a " + WalFenceMarker.FILE_NAME
+                    + " file): its owner was declared dead and its log is read-only; open a log of your own");
         }
         dfs.mkdirs(walDirectory);
         List<Long> segments = new ArrayList<>(WalReader.segments(dfs, walDirectory));
@@ -383,6 +395,9 @@ public final class WalWriter implements Closeable {
                     lock.unlock();
                 }
                 writeBatch(batch);
+                if (options.fenceCheck() == WalFenceCheck.EVERY_BATCH) {
+                    checkNotFenced(outSegment);
+                }
                 for (int i = 0; i < batch.size(); i++) {
                     Pending pending = batch.get(i);
                     pending.acknowledged.complete(pending.position);
@@ -433,7 +448,37 @@ public final class WalWriter implements Closeable {
         }
     }
 
-    /** Writer thread only: ends the current segment and starts the next. */
+    /**
+     * Writer thread only: fails (so the batch is not acknowledged) if {@code segment} is no longer
+     * at its path, i.e. the master renamed the log directory to fence this writer.
+     *
+     * <p>Why this is enough for an acknowledged record never to be lost, on any DFS: a batch is
+     * acknowledged only if its sync returned before this check, and this check saw the segment at
+     * its original path, so the rename had not happened yet when the sync returned. The synced
+     * bytes are therefore in the file that the rename moves (a rename moves the file, it copies
+     * nothing), and the master records the fence point after the rename, so the point is at or
+     * beyond every acknowledged byte, and every recovery reads them. The segment cannot be in a
+     * directory re-created after the rename: {@link #roll} checks that before any record goes into
+     * a new segment, and a writer never opens a fenced directory. Once the check fails, nothing is
+     * acknowledged again: the writer is dead.
+     */
+    private void checkNotFenced(long segment) throws IOException {
+        String path = Dfs.join(walDirectory, WalFormat.segmentFileName(segment));
+        if (!dfs.exists(path)) {
+            throw new IOException("WAL segment " + path + " vanished from its path: the log was fenced (renamed"
+                    + " by the master, its owner was declared dead); records not yet acknowledged have an unknown"
+                    + " outcome and none will be acknowledged");
+        }
+    }
+
+    /**
+     * Writer thread only: ends the current segment and starts the next. After creating the new
+     * segment it checks that the old one is still at its path: if the directory was renamed before
+     * the create, the create made a new directory under the old name that no recovery reads, and a
+     * batch synced there must never be acknowledged. If the old segment is still there after the
+     * create, the new segment is in the same directory. The old segment cannot have been deleted by
+     * retention meanwhile: it stays {@link #currentSegment} until the check passed.
+     */
     private void roll(long nextSegment) throws IOException {
         if (nextSegment != outSegment + 1) {
             throw new IllegalStateException("WAL roll from segment " + outSegment + " to " + nextSegment);
@@ -441,7 +486,19 @@ public final class WalWriter implements Closeable {
         long end = out.position();
         endBatch();
         out.close();
-        out = createSegment(dfs, walDirectory, nextSegment, end);
+        DfsOutput created = createSegment(dfs, walDirectory, nextSegment, end);
+        try {
+            checkNotFenced(outSegment);
+        } catch (IOException | RuntimeException e) {
+            try {
+                created.close();
+                dfs.delete(Dfs.join(walDirectory, WalFormat.segmentFileName(nextSegment)));
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        out = created;
         outSegment = nextSegment;
         currentSegment = nextSegment;
     }
