@@ -101,6 +101,8 @@ public final class OtmNode implements AutoCloseable {
                 LOG.severe("lease lost: OTM " + config.otmId() + " refuses every request and logs nothing from now on");
                 // The master may already be recovering our partitions from this log.
                 wal.fence("the ZooKeeper lease of OTM " + config.otmId() + " was lost");
+                // Nor may our stores flush or compact into directories a new owner now uses.
+                releasePartitions();
             }
         };
         TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
@@ -173,6 +175,14 @@ public final class OtmNode implements AutoCloseable {
         if (l != null) {
             l.close();
         }
+        releasePartitions();
+    }
+
+    /** Closes every store without flushing, on a thread of its own (an open in progress may hold it up). */
+    private void releasePartitions() {
+        Thread release = new Thread(partitions::abandonAll, "otm-release-partitions");
+        release.setDaemon(true);
+        release.start();
     }
 
     /**

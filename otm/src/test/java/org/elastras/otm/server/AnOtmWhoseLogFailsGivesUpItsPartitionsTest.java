@@ -63,6 +63,7 @@ class AnOtmWhoseLogFailsGivesUpItsPartitionsTest {
                         () -> client.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)));
                 assertEquals(ErrorCode.NOT_SERVING, refused.code());
                 assertNull(observer.checkExists().forPath("/elastras/otms/otm-w"), "the lease was given up");
+                LeaseKeeperTest.await(() -> client.status().partitions().isEmpty(), 10_000, "the stores were let go");
             }
             try (OtmNode heir = OtmNode.start(new OtmConfig("otm-h", zk.getConnectString(), "/elastras", dfs.toUri(),
                     "127.0.0.1", 0, 4_000)); OtmClient client = new OtmClient("127.0.0.1", heir.port())) {

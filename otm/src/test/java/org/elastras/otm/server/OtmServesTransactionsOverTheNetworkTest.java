@@ -239,6 +239,8 @@ class OtmServesTransactionsOverTheNetworkTest {
                 Thread.sleep(500);
             }
             assertFalse(client.status().serving());
+            LeaseKeeperTest.await(() -> client.status().partitions().isEmpty(), 10_000,
+                    "the OTM let go of its partitions' stores (no flush or compaction after the lease)");
             assertTrue(observer.checkExists().forPath("/elastras/otms/otm-a") == null, "the lease znode is gone");
         }
     }
