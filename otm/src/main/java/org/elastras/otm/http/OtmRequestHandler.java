@@ -2,6 +2,7 @@ package org.elastras.otm.http;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -67,53 +68,55 @@ final class OtmRequestHandler extends Handler.Abstract {
     public boolean handle(Request request, Response response, Callback callback) {
         String path = request.getHttpURI().getPath();
         String method = request.getMethod();
+        // Over HTTP/1.1 a request whose body is refused unread leaves the connection unusable.
+        boolean http1 = request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2;
         if ("/health".equals(path) || "/ready".equals(path)) {
-            probe(path, method, response, callback);
+            probe(path, method, http1, response, callback);
             return true;
         }
         if (path == null || !path.startsWith(Operation.PATH_PREFIX)) {
-            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
+            failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
                     "no such path " + quote(path) + "; operations are POST /v1/<op> with <op> one of "
                             + OPERATIONS + ", probes are GET /health and GET /ready"));
             return true;
         }
         Optional<Operation> op = Operation.byWireName(path.substring(Operation.PATH_PREFIX.length()));
         if (op.isEmpty()) {
-            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
+            failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
                     "unknown operation " + quote(path) + "; use one of " + OPERATIONS));
             return true;
         }
         if (!HttpMethod.POST.is(method)) {
             response.getHeaders().put(HttpHeader.ALLOW, "POST");
-            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
+            failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
                     op.get().path() + " takes POST, got " + method));
             return true;
         }
         String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
         Optional<WireFormat> format = WireFormat.fromContentType(contentType);
         if (format.isEmpty()) {
-            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.MALFORMED_REQUEST,
+            failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.MALFORMED_REQUEST,
                     "Content-Type " + quote(contentType) + " is not accepted; send "
                             + WireFormat.SMILE.contentType() + " or " + WireFormat.JSON.contentType()));
             return true;
         }
         long declared = request.getLength();
         if (declared > codec.bodyBytesMax()) {
-            fail(response, callback, format.get(), new ElasTrasException(ErrorCode.LIMIT_EXCEEDED,
+            failUnread(http1, response, callback, format.get(), new ElasTrasException(ErrorCode.LIMIT_EXCEEDED,
                     "request body is " + declared + " bytes; the limit is " + codec.bodyBytesMax()));
             return true;
         }
         // The connection is the client: per-client limits (open transactions) count per connection.
         String client = Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request);
         BoundedBodyReader.read(request, codec.bodyBytesMax(), declared,
-                (body, failure) -> onBody(op.get(), format.get(), client, body, failure, response, callback));
+                (body, failure) -> onBody(op.get(), format.get(), client, http1, body, failure, response, callback));
         return true;
     }
 
-    private void onBody(Operation op, WireFormat format, String client, byte[] body, Throwable failure, Response response,
-                        Callback callback) {
+    private void onBody(Operation op, WireFormat format, String client, boolean http1, byte[] body, Throwable failure,
+                        Response response, Callback callback) {
         if (failure instanceof BoundedBodyReader.BodyTooLargeException tooLarge) {
-            fail(response, callback, format, new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, tooLarge.getMessage()));
+            failUnread(http1, response, callback, format, new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, tooLarge.getMessage()));
             return;
         }
         if (failure != null) {
@@ -181,10 +184,10 @@ final class OtmRequestHandler extends Handler.Abstract {
         };
     }
 
-    private void probe(String path, String method, Response response, Callback callback) {
+    private void probe(String path, String method, boolean http1, Response response, Callback callback) {
         if (!HttpMethod.GET.is(method)) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET");
-            fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
+            failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
                     path + " takes GET, got " + method));
             return;
         }
@@ -209,6 +212,18 @@ final class OtmRequestHandler extends Handler.Abstract {
             return "(none)";
         }
         return "'" + (s.length() <= 200 ? s : s.substring(0, 200) + "...") + "'";
+    }
+
+    /**
+     * Answers an error without having read (all of) the request body. Over HTTP/1.1 the rest of
+     * the body would be read as the next request, so the connection is closed after the answer
+     * and says so, and a client never reuses it (HTTP/2 streams are independent: nothing to do).
+     */
+    private void failUnread(boolean http1, Response response, Callback callback, WireFormat format, ElasTrasException e) {
+        if (http1) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+        fail(response, callback, format, e);
     }
 
     private void fail(Response response, Callback callback, WireFormat format, ElasTrasException e) {

@@ -208,7 +208,10 @@ class MalformedRequestsGetClearErrorsAndServerKeepsServingTest {
         expectError(get, 405, "METHOD_NOT_ALLOWED", "POST");
         expectError(send("POST", "/health", JSON, "{}".getBytes(StandardCharsets.UTF_8)), 405, "METHOD_NOT_ALLOWED", "GET");
         expectError(postJson("nope", "{}"), 404, "UNKNOWN_OPERATION", "nope", "begin");
-        expectError(send("POST", "/v2/begin", JSON, "{}".getBytes(StandardCharsets.UTF_8)), 404, "UNKNOWN_OPERATION", "/v1/");
+        HttpResponse<byte[]> unread = send("POST", "/v2/begin", JSON, "{}".getBytes(StandardCharsets.UTF_8));
+        assertEquals("close", unread.headers().firstValue("Connection").orElse(""),
+                "a refused body is left unread: an HTTP/1.1 client must not reuse the connection");
+        expectError(unread, 404, "UNKNOWN_OPERATION", "/v1/");
         expectError(send("POST", "/v1/commit", null, "{\"txnId\":1}".getBytes(StandardCharsets.UTF_8)), 400,
                 "MALFORMED_REQUEST", "Content-Type", JSON);
         expectError(send("POST", "/v1/commit", "text/plain", "{\"txnId\":1}".getBytes(StandardCharsets.UTF_8)), 400,
