@@ -363,13 +363,9 @@ final class TransactionService implements OtmService {
 
     private static TableSchema table(TableAccess access, String name) {
         DatabaseSchema schema = access.schema();
-        for (TableSchema t : schema.tables()) {
-            if (Names.same(t.name(), name)) {
-                return t;
-            }
-        }
-        throw new ElasTrasException(ErrorCode.UNKNOWN_TABLE, "database " + schema.name() + " has no table " + name
-                + "; its tables are " + schema.tables().stream().map(TableSchema::name).toList());
+        return schema.findTable(name).orElseThrow(() -> new ElasTrasException(ErrorCode.UNKNOWN_TABLE, "database "
+                + schema.name() + " has no table " + name + "; its tables are "
+                + schema.tables().stream().map(TableSchema::name).toList()));
     }
 
     private static List<Object> keyValues(TableSchema table, List<Object> key) {
@@ -409,13 +405,7 @@ final class TransactionService implements OtmService {
         List<Column> columns = table.columns();
         Object[] values = new Object[columns.size()];
         for (Map.Entry<String, Object> e : row.entrySet()) {
-            int index = -1;
-            for (int i = 0; i < columns.size(); i++) {
-                if (Names.same(columns.get(i).name(), e.getKey())) {
-                    index = i;
-                    break;
-                }
-            }
+            int index = table.columnIndex(e.getKey());
             if (index < 0) {
                 throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has no column "
                         + e.getKey() + "; its columns are " + columns.stream().map(Column::name).toList());
