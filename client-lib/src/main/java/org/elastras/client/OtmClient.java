@@ -1,15 +1,6 @@
 package org.elastras.client;
 
-import org.eclipse.jetty.client.BytesRequestContent;
-import org.eclipse.jetty.client.CompletableResponseListener;
-import org.eclipse.jetty.client.ContentResponse;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
 import org.elastras.client.protocol.BeginRequest;
@@ -22,9 +13,6 @@ import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.DeleteResponse;
-import org.elastras.client.protocol.ElasTrasException;
-import org.elastras.client.protocol.ErrorCode;
-import org.elastras.client.protocol.ErrorResponse;
 import org.elastras.client.protocol.FlushPartitionRequest;
 import org.elastras.client.protocol.FlushPartitionResponse;
 import org.elastras.client.protocol.GetRequest;
@@ -34,7 +22,6 @@ import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
 import org.elastras.client.protocol.Operation;
-import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.PutResponse;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
@@ -43,18 +30,6 @@ import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.StatusRequest;
 import org.elastras.client.protocol.StatusResponse;
-import org.elastras.client.protocol.WireFormat;
-
-import java.net.ConnectException;
-import java.net.URI;
-import java.net.UnknownHostException;
-import java.nio.channels.UnresolvedAddressException;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A low-level client of one OTM: one method per protocol operation, over HTTP/2 cleartext (h2c by
@@ -62,30 +37,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * their calls are multiplexed as concurrent streams on one connection (more connections are not
  * opened; calls beyond the server's stream limit wait in a bounded queue).
  *
- * <p>Every call either returns the operation's response or throws {@link ElasTrasException}:
- * <ul>
- *   <li>the server's error, with its {@link ErrorCode}, message and retry flag;</li>
- *   <li>{@link ErrorCode#UNREACHABLE} when the request never reached the server (connection refused,
- *       unknown host, or a failure before the request was sent): safe to retry anywhere;</li>
- *   <li>{@link ErrorCode#OUTCOME_UNKNOWN} when the call failed or timed out after the request was
- *       sent: it may or may not have taken effect;</li>
- *   <li>{@link ErrorCode#MALFORMED_REQUEST}/{@link ErrorCode#LIMIT_EXCEEDED} before anything is sent,
- *       for a request the server would refuse (the records check themselves; the body bound is checked here).</li>
- * </ul>
+ * <p>Errors are those of {@link ProtocolClient}: the server's, UNREACHABLE (never sent) or
+ * OUTCOME_UNKNOWN (sent, fate unknown).
  * Every call is bounded by {@link OtmClientConfig#requestTimeoutMs()}.
  *
  * <p>Routing, location caching and retries belong to the layer above; this class does none.
  */
 public final class OtmClient implements AutoCloseable {
 
-    /** Grace past the request timeout before the caller stops waiting for Jetty to report it, in milliseconds. */
-    private static final long WAIT_SLACK_MS = 1_000;
-
-    private final URI base;
-    private final OtmClientConfig config;
-    private final ProtocolCodec codec;
-    private final HttpClient http;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ProtocolClient transport;
 
     /**
      * Connects (lazily, on the first call) to the OTM at {@code host:port}.
@@ -93,32 +53,7 @@ public final class OtmClient implements AutoCloseable {
      * @throws IllegalStateException if the HTTP client cannot start, which only a broken environment causes
      */
     public OtmClient(String host, int port, OtmClientConfig config) {
-        if (host == null || host.isBlank()) {
-            throw new IllegalArgumentException("host is missing; give the OTM's address");
-        }
-        if (port < 1 || port > 65_535) {
-            throw new IllegalArgumentException("port must be 1 to 65535, got " + port);
-        }
-        this.config = config;
-        this.base = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
-        this.codec = new ProtocolCodec(config.responseBytesMax(), ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT);
-        HTTP2Client h2 = new HTTP2Client();
-        h2.setUseALPN(false);
-        QueuedThreadPool threads = new QueuedThreadPool(config.threadsMax(), Math.min(4, config.threadsMax()));
-        threads.setName("otm-client-" + port);
-        threads.setDaemon(true);
-        this.http = new HttpClient(new HttpClientTransportOverHTTP2(h2));
-        http.setExecutor(threads);
-        http.setConnectTimeout(config.connectTimeoutMs());
-        http.setMaxConnectionsPerDestination(1);
-        http.setMaxRequestsQueuedPerDestination(config.requestsQueuedMax());
-        http.setFollowRedirects(false);
-        http.setUserAgentField(null);
-        try {
-            http.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot start the HTTP/2 client for " + base, e);
-        }
+        this.transport = new ProtocolClient(host, port, config);
     }
 
     /** A client of {@code host:port} with {@link OtmClientConfig#defaults()}. */
@@ -128,174 +63,68 @@ public final class OtmClient implements AutoCloseable {
 
     /** The OTM's base address, {@code http://host:port}. */
     public URI address() {
-        return base;
+        return transport.address();
     }
 
     public BeginResponse begin(BeginRequest request) {
-        return call(Operation.BEGIN, request, BeginResponse.class);
+        return transport.call(Operation.BEGIN, request, BeginResponse.class);
     }
 
     public GetResponse get(GetRequest request) {
-        return call(Operation.GET, request, GetResponse.class);
+        return transport.call(Operation.GET, request, GetResponse.class);
     }
 
     public PutResponse put(PutRequest request) {
-        return call(Operation.PUT, request, PutResponse.class);
+        return transport.call(Operation.PUT, request, PutResponse.class);
     }
 
     public DeleteResponse delete(DeleteRequest request) {
-        return call(Operation.DELETE, request, DeleteResponse.class);
+        return transport.call(Operation.DELETE, request, DeleteResponse.class);
     }
 
     public ScanResponse scan(ScanRequest request) {
-        return call(Operation.SCAN, request, ScanResponse.class);
+        return transport.call(Operation.SCAN, request, ScanResponse.class);
     }
 
     public CommitResponse commit(CommitRequest request) {
-        return call(Operation.COMMIT, request, CommitResponse.class);
+        return transport.call(Operation.COMMIT, request, CommitResponse.class);
     }
 
     public AbortResponse abort(AbortRequest request) {
-        return call(Operation.ABORT, request, AbortResponse.class);
+        return transport.call(Operation.ABORT, request, AbortResponse.class);
     }
 
     public CallResponse call(CallRequest request) {
-        return call(Operation.CALL, request, CallResponse.class);
+        return transport.call(Operation.CALL, request, CallResponse.class);
     }
 
     public RegisterDatabaseResponse registerDatabase(RegisterDatabaseRequest request) {
-        return call(Operation.REGISTER_DATABASE, request, RegisterDatabaseResponse.class);
+        return transport.call(Operation.REGISTER_DATABASE, request, RegisterDatabaseResponse.class);
     }
 
     public OpenPartitionResponse openPartition(OpenPartitionRequest request) {
-        return call(Operation.OPEN_PARTITION, request, OpenPartitionResponse.class);
+        return transport.call(Operation.OPEN_PARTITION, request, OpenPartitionResponse.class);
     }
 
     public LoadGlobalTableResponse loadGlobalTable(LoadGlobalTableRequest request) {
-        return call(Operation.LOAD_GLOBAL_TABLE, request, LoadGlobalTableResponse.class);
+        return transport.call(Operation.LOAD_GLOBAL_TABLE, request, LoadGlobalTableResponse.class);
     }
 
     public ClosePartitionResponse closePartition(ClosePartitionRequest request) {
-        return call(Operation.CLOSE_PARTITION, request, ClosePartitionResponse.class);
+        return transport.call(Operation.CLOSE_PARTITION, request, ClosePartitionResponse.class);
     }
 
     public FlushPartitionResponse flushPartition(FlushPartitionRequest request) {
-        return call(Operation.FLUSH_PARTITION, request, FlushPartitionResponse.class);
+        return transport.call(Operation.FLUSH_PARTITION, request, FlushPartitionResponse.class);
     }
 
     public StatusResponse status() {
-        return call(Operation.STATUS, new StatusRequest(), StatusResponse.class);
-    }
-
-    private <R> R call(Operation op, Record request, Class<R> responseType) {
-        if (closed.get()) {
-            throw new IllegalStateException("this OtmClient of " + base + " is closed");
-        }
-        if (request == null) {
-            throw new IllegalArgumentException(op.wireName() + " request is null");
-        }
-        byte[] body = codec.encode(request, WireFormat.SMILE);
-        if (body.length > codec.bodyBytesMax()) {
-            throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, op.wireName() + " request encodes to "
-                    + body.length + " bytes; the limit is " + codec.bodyBytesMax() + "; send less");
-        }
-        AtomicBoolean sent = new AtomicBoolean();
-        Request http = this.http.newRequest(base.resolve(op.path()))
-                .method(HttpMethod.POST)
-                .timeout(config.requestTimeoutMs(), TimeUnit.MILLISECONDS)
-                .accept(WireFormat.SMILE.contentType())
-                .body(new BytesRequestContent(WireFormat.SMILE.contentType(), body))
-                .onRequestCommit(r -> sent.set(true));
-        CompletableFuture<ContentResponse> future = new CompletableResponseListener(http, config.responseBytesMax()).send();
-        ContentResponse response;
-        try {
-            response = future.get(config.requestTimeoutMs() + WAIT_SLACK_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            http.abort(e);
-            throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, op.wireName() + " to " + base
-                    + " was interrupted while waiting; it may or may not have taken effect", e);
-        } catch (TimeoutException e) {
-            http.abort(e);
-            throw timedOut(op, e);
-        } catch (ExecutionException e) {
-            throw transportFailure(op, e.getCause(), sent.get());
-        }
-        return decode(op, response, responseType);
-    }
-
-    private <R> R decode(Operation op, ContentResponse response, Class<R> responseType) {
-        int status = response.getStatus();
-        byte[] content = response.getContent();
-        WireFormat format = WireFormat.fromContentType(response.getHeaders().get(HttpHeader.CONTENT_TYPE)).orElse(null);
-        if (status == 200) {
-            if (format == null) {
-                throw new ElasTrasException(ErrorCode.INTERNAL, op.wireName() + " to " + base
-                        + " was answered 200 with Content-Type " + response.getHeaders().get(HttpHeader.CONTENT_TYPE)
-                        + ", which is not the protocol's; is that an OTM?");
-            }
-            try {
-                return codec.decode(content, responseType, format, op.wireName() + " response");
-            } catch (ElasTrasException e) {
-                throw new ElasTrasException(ErrorCode.INTERNAL, op.wireName() + " to " + base
-                        + " succeeded but its answer could not be decoded: " + e.getMessage(), e);
-            }
-        }
-        if (format != null) {
-            ErrorResponse error = null;
-            try {
-                error = codec.decode(content, ErrorResponse.class, format, "error");
-            } catch (ElasTrasException undecodable) {
-                // Not an error body this client understands (an unknown code from a newer server, or
-                // not ours at all): reported below from the status and the raw text.
-            }
-            if (error != null) {
-                throw error.toException();
-            }
-        }
-        String text = new String(content, 0, Math.min(content.length, 500), StandardCharsets.UTF_8);
-        throw new ElasTrasException(status == 503 ? ErrorCode.NOT_SERVING : ErrorCode.INTERNAL, op.wireName()
-                + " to " + base + " was answered HTTP " + status + " without a protocol error body: " + text);
-    }
-
-    private ElasTrasException timedOut(Operation op, Throwable cause) {
-        return new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, op.wireName() + " to " + base + " got no answer within "
-                + config.requestTimeoutMs() + " ms; it may or may not have taken effect", cause);
-    }
-
-    private ElasTrasException transportFailure(Operation op, Throwable cause, boolean sent) {
-        for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof ConnectException || t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
-                return new ElasTrasException(ErrorCode.UNREACHABLE, op.wireName() + ": cannot connect to " + base
-                        + " (" + t + "); the request was not sent", cause);
-            }
-            if (t instanceof TimeoutException) {
-                return sent ? timedOut(op, cause) : new ElasTrasException(ErrorCode.UNREACHABLE, op.wireName()
-                        + " to " + base + " could not be sent within " + config.requestTimeoutMs() + " ms", cause);
-            }
-            if (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).contains("capacity exceeded")) {
-                return new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, op.wireName() + " to " + base
-                        + " was answered with more than " + config.responseBytesMax()
-                        + " bytes; it was processed but the answer was dropped (ask for less)", cause);
-            }
-        }
-        if (!sent) {
-            return new ElasTrasException(ErrorCode.UNREACHABLE, op.wireName() + " to " + base
-                    + " failed before the request was sent (" + cause + ")", cause);
-        }
-        return new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, op.wireName() + " to " + base
-                + " failed after the request was sent (" + cause + "); it may or may not have taken effect", cause);
+        return transport.call(Operation.STATUS, new StatusRequest(), StatusResponse.class);
     }
 
     /** Closes the connection; calls in flight fail. Idempotent. */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            try {
-                http.stop();
-            } catch (Exception e) {
-                throw new IllegalStateException("the HTTP/2 client of " + base + " did not stop cleanly", e);
-            }
-        }
+        transport.close();
     }
 }

@@ -38,4 +38,9 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
     public OtmClientConfig withRequestTimeoutMs(long ms) {
         return new OtmClientConfig(connectTimeoutMs, ms, responseBytesMax, requestsQueuedMax, threadsMax);
     }
+
+    /** This config with another connect timeout. */
+    public OtmClientConfig withConnectTimeoutMs(long ms) {
+        return new OtmClientConfig(ms, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax);
+    }
 }

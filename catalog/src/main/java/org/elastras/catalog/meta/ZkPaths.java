@@ -70,6 +70,14 @@ public record ZkPaths(String root) {
         return root + "/master";
     }
 
+    /**
+     * The active master's announcement: an ephemeral node with its id and address, written once it
+     * has taken over (OTMs send their heartbeats there).
+     */
+    public String activeMaster() {
+        return root + "/active-master";
+    }
+
     /** The parent of the OTMs' registrations. */
     public String otms() {
         return root + "/otms";

@@ -48,6 +48,11 @@ public enum ErrorCode {
     UNKNOWN_PROCEDURE(404, false),
     /** The stored procedure rolled back on purpose (e.g. TPC-C's 1% NewOrder rollback); nothing was written. */
     PROCEDURE_ABORTED(422, false),
+    /**
+     * Master to OTM: the master declared this OTM failed (heartbeats missed or its lease gone) and
+     * is recovering its partitions elsewhere; the OTM must stop serving at once. Its id is spent.
+     */
+    DECLARED_FAILED(410, false),
     /** A bug or an unexpected failure in the server; the outcome of the request is unknown. */
     INTERNAL(500, false),
     /** Client-side only: the OTM could not be reached, so the request was not processed. */

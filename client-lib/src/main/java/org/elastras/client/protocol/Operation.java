@@ -20,7 +20,9 @@ public enum Operation {
     CLOSE_PARTITION("closePartition", ClosePartitionRequest.class, ClosePartitionResponse.class),
     FLUSH_PARTITION("flushPartition", FlushPartitionRequest.class, FlushPartitionResponse.class),
     LOAD_GLOBAL_TABLE("loadGlobalTable", LoadGlobalTableRequest.class, LoadGlobalTableResponse.class),
-    STATUS("status", StatusRequest.class, StatusResponse.class);
+    STATUS("status", StatusRequest.class, StatusResponse.class),
+    /** Master: an OTM's heartbeat and timestamp exchange. */
+    HEARTBEAT("heartbeat", HeartbeatRequest.class, HeartbeatResponse.class);
 
     /** The path prefix of every operation. */
     public static final String PATH_PREFIX = "/v1/";

@@ -1,5 +1,8 @@
 package org.elastras.experiments.timestamp;
 
+import org.elastras.client.protocol.TimestampReply;
+import org.elastras.client.protocol.TimestampReport;
+import org.elastras.client.protocol.CtsRange;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -12,10 +15,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.elastras.master.timestamp.CtsRange;
 import org.elastras.master.timestamp.InMemoryHighWaterMarkStore;
-import org.elastras.master.timestamp.TimestampReply;
-import org.elastras.master.timestamp.TimestampReport;
 import org.elastras.master.timestamp.TimestampService;
 import org.elastras.master.timestamp.TimestampServiceConfig;
 

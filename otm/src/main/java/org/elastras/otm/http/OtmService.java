@@ -32,7 +32,7 @@ import org.elastras.client.protocol.StatusResponse;
 
 /**
  * What an OTM does for each protocol operation: the transaction side implements it, and
- * {@link OtmHttpServer} puts it on the network. Implementations must be thread-safe: every method is
+ * {@link ProtocolServer} puts it on the network. Implementations must be thread-safe: every method is
  * called concurrently from the server's bounded pool of worker threads, and may block (bounded) — a
  * commit until its WAL sync, a begin until the snapshot reaches {@code afterCts}.
  *

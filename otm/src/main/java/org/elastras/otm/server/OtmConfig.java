@@ -16,10 +16,26 @@ import org.elastras.catalog.meta.ZkPaths;
  * @param host address to listen on
  * @param port port to listen on (0: any free port)
  * @param zkSessionTimeoutMs ZooKeeper session timeout: how long a silent OTM keeps its lease
+ * @param standalone true for an OTM without a master: it counts commit timestamps itself and sends
+ *     no heartbeats (tests, benchmarks, one node); false in a cluster, where CTSs come from the
+ *     master's ranges (two counting OTMs would hand out the same CTSs)
+ * @param heartbeatMs the heartbeat (and timestamp exchange) period in a cluster
  */
-public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs) {
+public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs,
+        boolean standalone, int heartbeatMs) {
 
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 4_000;
+    public static final int DEFAULT_HEARTBEAT_MS = 5;
+
+    /** A standalone OTM (no master, local timestamps); see {@link #inCluster()}. */
+    public OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs) {
+        this(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, true, DEFAULT_HEARTBEAT_MS);
+    }
+
+    /** This OTM as a member of a cluster: timestamps from the master, heartbeats every {@code heartbeatMs}. */
+    public OtmConfig inCluster() {
+        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, false, heartbeatMs);
+    }
 
     public OtmConfig {
         ZkPaths.checkOtmId(otmId);
@@ -36,6 +52,9 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         if (zkSessionTimeoutMs < 1_000 || zkSessionTimeoutMs > 120_000) {
             throw new IllegalArgumentException("--zk-session-timeout-ms must be in [1000, 120000], got " + zkSessionTimeoutMs);
         }
+        if (heartbeatMs < 1 || heartbeatMs > 10_000) {
+            throw new IllegalArgumentException("--heartbeat-ms must be in [1, 10000], got " + heartbeatMs);
+        }
     }
 
     public static final String USAGE = String.join("\n",
@@ -46,7 +65,9 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
             "  --host HOST                   address to listen on (default 127.0.0.1)",
             "  --port PORT                   port to listen on (default 0: any free port)",
             "  --zk-root PATH                root znode (default /elastras)",
-            "  --zk-session-timeout-ms MS    lease timeout (default " + DEFAULT_SESSION_TIMEOUT_MS + ")");
+            "  --zk-session-timeout-ms MS    lease timeout (default " + DEFAULT_SESSION_TIMEOUT_MS + ")",
+            "  --heartbeat-ms MS             heartbeat and timestamp exchange period (default " + DEFAULT_HEARTBEAT_MS + ")",
+            "  --standalone                  no master: count commit timestamps locally (one OTM only)");
 
     /**
      * Parses command-line arguments.
@@ -61,9 +82,15 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         String host = "127.0.0.1";
         int port = 0;
         int timeout = DEFAULT_SESSION_TIMEOUT_MS;
+        int heartbeat = DEFAULT_HEARTBEAT_MS;
+        boolean standalone = false;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
+            if (flag.equals("--standalone")) {
+                standalone = true;
+                continue;
+            }
             if (rest.isEmpty()) {
                 throw new IllegalArgumentException("missing value after " + flag + "\n" + USAGE);
             }
@@ -76,13 +103,14 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
                 case "--host" -> host = value;
                 case "--port" -> port = parseInt(flag, value);
                 case "--zk-session-timeout-ms" -> timeout = parseInt(flag, value);
+                case "--heartbeat-ms" -> heartbeat = parseInt(flag, value);
                 default -> throw new IllegalArgumentException("unknown argument " + flag + "\n" + USAGE);
             }
         }
         if (id == null) {
             throw new IllegalArgumentException("--id is required\n" + USAGE);
         }
-        return new OtmConfig(id, zk, root, dfs == null ? null : URI.create(dfs), host, port, timeout);
+        return new OtmConfig(id, zk, root, dfs == null ? null : URI.create(dfs), host, port, timeout, standalone, heartbeat);
     }
 
     private static int parseInt(String flag, String value) {

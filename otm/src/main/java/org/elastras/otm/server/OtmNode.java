@@ -1,6 +1,9 @@
 package org.elastras.otm.server;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,10 +15,14 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.elastras.catalog.meta.ZkPaths;
-import org.elastras.otm.http.OtmHttpServer;
-import org.elastras.otm.http.OtmHttpServerConfig;
+import org.elastras.client.protocol.OtmLoad;
+import org.elastras.client.protocol.PartitionLoad;
+import org.elastras.otm.http.ProtocolServer;
+import org.elastras.otm.http.ProtocolServerConfig;
 import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.LocalTimestampSource;
+import org.elastras.otm.txn.RangeTimestampSource;
+import org.elastras.otm.txn.TimestampSource;
 import org.elastras.otm.txn.ProcedureRegistry;
 import org.elastras.otm.txn.ProcedureRunner;
 import org.elastras.otm.txn.SnapshotTracker;
@@ -44,6 +51,8 @@ public final class OtmNode implements AutoCloseable {
     private static final int DATABASES_MAX = 10_000;
     private static final int PROCEDURE_ATTEMPTS_MAX = 16;
     private static final long PROCEDURE_RETRY_WAIT_MS = 50;
+    /** How long a commit waits for the master's next timestamp range (covers a master failover). */
+    private static final long CTS_WAIT_MS = 10_000;
 
     private final OtmConfig config;
     private final CuratorFramework zk;
@@ -55,10 +64,13 @@ public final class OtmNode implements AutoCloseable {
     private final PartitionHost partitions;
     private final LeaseKeeper.Listener leaseListener;
     private volatile LeaseKeeper lease;
-    private final OtmHttpServer http;
+    private final ProtocolServer http;
     private volatile boolean closed;
     /** Set once the WAL died under a commit; the OTM then serves nothing and gives up its lease. */
     private volatile boolean logFailed;
+    /** In a cluster: the master's timestamp ranges and the heartbeat that brings them; null when standalone. */
+    private final RangeTimestampSource rangeTimestamps;
+    private volatile MasterLink masterLink;
 
     private OtmNode(OtmConfig config, TransactionLimits limits) throws Exception {
         this.config = config;
@@ -69,8 +81,15 @@ public final class OtmNode implements AutoCloseable {
         zk.start();
         this.wal = WalWriter.open(dfs, PartitionHost.walDirectory(config.otmId()), WalOptions.DEFAULT);
         UnappliedCommits unapplied = new UnappliedCommits(config.otmId(), wal);
-        LocalTimestampSource timestamps = new LocalTimestampSource(0);
         SnapshotTracker snapshots = new SnapshotTracker(0, 1_000_000);
+        TimestampSource timestamps;
+        if (config.standalone()) {
+            timestamps = new LocalTimestampSource(0, snapshots);
+            this.rangeTimestamps = null;
+        } else {
+            this.rangeTimestamps = new RangeTimestampSource(snapshots, CTS_WAIT_MS, this::exchangeNow);
+            timestamps = rangeTimestamps;
+        }
         this.transactions = new TransactionManager(wal, unapplied, timestamps, snapshots, limits,
                 () -> System.nanoTime() / 1_000_000);
         this.maintenance = Executors.newSingleThreadExecutor(daemon("otm-maintenance"));
@@ -107,7 +126,7 @@ public final class OtmNode implements AutoCloseable {
         };
         TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
                 timestamps, snapshots, globals, this::logFailed);
-        this.http = new OtmHttpServer(OtmHttpServerConfig.defaults(config.host(), config.port()), service);
+        this.http = new ProtocolServer(ProtocolServerConfig.defaults(config.host(), config.port()), service);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("otm-timer"));
     }
 
@@ -129,6 +148,11 @@ public final class OtmNode implements AutoCloseable {
             node.lease = new LeaseKeeper(node.zk, new ZkPaths(config.zkRoot()), config.otmId(), utf8(registration),
                     node.leaseListener);
             node.lease.acquire(Math.max(10_000, config.zkSessionTimeoutMs()));
+            if (node.rangeTimestamps != null) {
+                node.masterLink = new MasterLink(config.otmId(), node.zk, new ZkPaths(config.zkRoot()), node.rangeTimestamps,
+                        node::load, config.heartbeatMs(), node::declaredFailed);
+                node.masterLink.start();
+            }
             node.timer.scheduleWithFixedDelay(node::reap, 1, 1, TimeUnit.SECONDS);
             LOG.info(() -> "OTM " + config.otmId() + " serving on " + config.host() + ":" + node.http.port() + " " + registration);
             return node;
@@ -178,6 +202,48 @@ public final class OtmNode implements AutoCloseable {
         releasePartitions();
     }
 
+    private void exchangeNow() {
+        MasterLink link = masterLink;
+        if (link != null) {
+            link.exchangeNow();
+        }
+    }
+
+    /** What the heartbeat reports about this OTM's load. */
+    private OtmLoad load() {
+        double cpu = -1;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            double v = os.getProcessCpuLoad();
+            cpu = v >= 0 && v <= 1 ? v : -1;
+        }
+        Runtime rt = Runtime.getRuntime();
+        List<PartitionLoad> partitionLoads = new ArrayList<>();
+        for (TransactionManager.PartitionCounters c : transactions.partitionCounters()) {
+            partitionLoads.add(new PartitionLoad(c.partitionId(), c.commits(), c.aborts()));
+        }
+        return new OtmLoad(cpu, rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), partitionLoads);
+    }
+
+    /**
+     * The master declared this OTM failed (it missed heartbeats) and is recovering its partitions
+     * elsewhere: stop logging and serving at once, as when the lease is lost.
+     */
+    private void declaredFailed() {
+        LOG.severe("OTM " + config.otmId() + " was declared failed by the master: it refuses every request from now on");
+        logFailed = true;
+        wal.fence("OTM " + config.otmId() + " was declared failed by the master");
+        LeaseKeeper l = lease;
+        if (l != null) {
+            l.close();
+        }
+        releasePartitions();
+    }
+
+    /** The highest snapshot the master announced, or -1 for a standalone OTM. */
+    public long globalSnapshot() {
+        return rangeTimestamps == null ? -1 : rangeTimestamps.globalSnapshot();
+    }
+
     /** Closes every store without flushing, on a thread of its own (an open in progress may hold it up). */
     private void releasePartitions() {
         Thread release = new Thread(partitions::abandonAll, "otm-release-partitions");
@@ -195,6 +261,10 @@ public final class OtmNode implements AutoCloseable {
             return;
         }
         closed = true;
+        MasterLink link = masterLink;
+        if (link != null) {
+            link.close();
+        }
         http.close();
         timer.shutdownNow();
         LeaseKeeper l = lease;

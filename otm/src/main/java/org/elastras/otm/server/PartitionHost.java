@@ -17,7 +17,7 @@ import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.otm.txn.GlobalTables;
-import org.elastras.otm.txn.LocalTimestampSource;
+import org.elastras.otm.txn.TimestampSource;
 import org.elastras.otm.txn.SnapshotTracker;
 import org.elastras.otm.txn.TableAccess;
 import org.elastras.otm.txn.TransactionManager;
@@ -42,6 +42,9 @@ import org.elastras.storage.wal.WalWriter;
  */
 final class PartitionHost {
 
+    /** How long opening a partition waits for a commit timestamp above its recovered ones. */
+    static final long OPEN_TIMESTAMP_WAIT_MS = 10_000;
+
     private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
 
     /** One served partition. */
@@ -57,7 +60,7 @@ final class PartitionHost {
     private final StoreOptions storeOptions;
     private final StoreEnvironment environment;
     private final TransactionManager transactions;
-    private final LocalTimestampSource timestamps;
+    private final TimestampSource timestamps;
     private final SnapshotTracker snapshots;
     private final GlobalTables globals;
     private final long drainTimeoutMs;
@@ -68,7 +71,7 @@ final class PartitionHost {
     private final Object lifecycle = new Object();
 
     PartitionHost(String otmId, Dfs dfs, WalWriter wal, UnappliedCommits unapplied, StoreOptions storeOptions,
-            StoreEnvironment environment, TransactionManager transactions, LocalTimestampSource timestamps,
+            StoreEnvironment environment, TransactionManager transactions, TimestampSource timestamps,
             SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax) {
         this.otmId = otmId;
         this.dfs = dfs;
@@ -164,10 +167,14 @@ final class PartitionHost {
             try {
                 PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
                         walId -> recoveryWalDirectory(dfs, walId));
-                // New commits must order after every recovered one: lift the timestamp floor.
-                long skippedFrom = timestamps.advanceTo(Math.max(0, store.maxCts()));
-                if (skippedFrom > 0) {
-                    snapshots.unusedRange(skippedFrom, store.maxCts());
+                // New commits must order after every recovered one, and transactions must read at a
+                // snapshot that includes them all.
+                long recoveredCts = Math.max(0, store.maxCts());
+                if (!timestamps.liftAbove(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)
+                        || !snapshots.awaitSnapshot(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)) {
+                    throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + partitionId + " was recovered up to CTS "
+                            + recoveredCts + " but no commit timestamp above it arrived within " + OPEN_TIMESTAMP_WAIT_MS
+                            + " ms (is the master reachable?); open it again");
                 }
                 store.finishRecovery(unapplied);
                 WalPosition own = store.manifest().replayPoints().get(otmId);
@@ -177,6 +184,11 @@ final class PartitionHost {
                 long ms = (System.nanoTime() - started) / 1_000_000;
                 LOG.info(() -> "opened partition " + partitionId + " of " + schema.name() + " in " + ms + " ms; replayed "
                         + replayed.versionsApplied() + " versions from " + replayed.logsRead() + " logs");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                store.close();
+                retention.release(partitionId);
+                throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while opening partition " + partitionId);
             } catch (IOException | RuntimeException e) {
                 store.close();
                 retention.release(partitionId);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -48,7 +49,7 @@ import org.elastras.otm.http.OtmService;
 import org.elastras.otm.txn.CommitResult;
 import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.Isolation;
-import org.elastras.otm.txn.LocalTimestampSource;
+import org.elastras.otm.txn.TimestampSource;
 import org.elastras.otm.txn.ProcedureResult;
 import org.elastras.otm.txn.ProcedureRunner;
 import org.elastras.otm.txn.RowTransaction;
@@ -77,7 +78,7 @@ final class TransactionService implements OtmService {
     private final TransactionManager transactions;
     private final ProcedureRunner procedures;
     private final PartitionHost partitions;
-    private final LocalTimestampSource timestamps;
+    private final TimestampSource timestamps;
     private final SnapshotTracker snapshots;
     private final GlobalTables globals;
     private final Runnable onLogFailure;
@@ -87,7 +88,7 @@ final class TransactionService implements OtmService {
      *     commit: the OTM must give up its partitions so that a recovery decides those commits
      */
     TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
-            PartitionHost partitions, LocalTimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals,
+            PartitionHost partitions, TimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals,
             Runnable onLogFailure) {
         this.otmId = otmId;
         this.leaseHeld = leaseHeld;
@@ -308,19 +309,18 @@ final class TransactionService implements OtmService {
 
     /**
      * Session consistency: a client that committed at {@code afterCts} (here or on another OTM)
-     * starts its next transaction only at a snapshot that includes it. A CTS this OTM never issued
-     * lifts the local clock past it (Lamport), so the wait ends once the commits below it finish.
+     * starts its next transaction only at a snapshot that includes it. The timestamp source makes
+     * every later CTS here larger (locally a Lamport step; in a cluster the next range from the
+     * master), and the snapshot reaches it once the commits below it finish.
      */
     private void awaitSession(long afterCts) {
         if (afterCts <= snapshots.snapshot()) {
             return;
         }
-        long skippedFrom = timestamps.advanceTo(afterCts);
-        if (skippedFrom > 0) {
-            snapshots.unusedRange(skippedFrom, afterCts);
-        }
         try {
-            if (!snapshots.awaitSnapshot(afterCts, SESSION_WAIT_MS)) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SESSION_WAIT_MS);
+            if (!timestamps.liftAbove(afterCts, SESSION_WAIT_MS)
+                    || !snapshots.awaitSnapshot(afterCts, Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))) {
                 throw new ElasTrasException(ErrorCode.OVERLOADED, "the snapshot did not reach " + afterCts + " within "
                         + SESSION_WAIT_MS + " ms; retry");
             }

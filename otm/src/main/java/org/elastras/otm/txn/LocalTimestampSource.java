@@ -4,22 +4,30 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link TimestampSource} that counts up from a floor: the first timestamp is {@code floor + 1}.
- * Stands in for the master's commit sequencer while there is none. Thread-safe (one atomic
- * increment per commit).
- *
- * <p>The floor must be at or above every CTS ever committed to the partitions this OTM serves
- * (for example the highest CTS seen while recovering them), or new commits would be ordered
- * before old ones.
+ * For an OTM that runs without a master (tests, benchmarks, a single node); in a cluster the
+ * master's ranges ({@link RangeTimestampSource}) take its place, since two counting OTMs would hand
+ * out the same CTSs. Thread-safe (one atomic increment per commit).
  */
 public final class LocalTimestampSource implements TimestampSource {
 
     private final AtomicLong last;
+    private final SnapshotTracker snapshots;
 
-    public LocalTimestampSource(long floor) {
+    /**
+     * @param floor at or above every CTS ever committed to the partitions this OTM serves; the
+     *     tracker's snapshot must start at it
+     * @param snapshots the tracker every CTS is reported to
+     */
+    public LocalTimestampSource(long floor, SnapshotTracker snapshots) {
         if (floor < 0) {
             throw new IllegalArgumentException("timestamp floor must be >= 0, got " + floor);
         }
+        if (snapshots.snapshot() != floor) {
+            throw new IllegalArgumentException("the snapshot tracker starts at " + snapshots.snapshot()
+                    + " but the timestamp floor is " + floor + "; they must agree");
+        }
         this.last = new AtomicLong(floor);
+        this.snapshots = snapshots;
     }
 
     @Override
@@ -31,20 +39,27 @@ public final class LocalTimestampSource implements TimestampSource {
         return cts;
     }
 
-    /**
-     * Raises the floor to {@code floor} if it is higher (a partition with newer commits was opened
-     * here, or a client's session saw a commit elsewhere: a Lamport clock step). Returns the first
-     * timestamp skipped, or 0 if none was: every timestamp from it to {@code floor} will never be
-     * handed out and must be reported unused to the snapshot tracker.
-     */
-    public long advanceTo(long floor) {
+    @Override
+    public void applied(long cts) {
+        snapshots.applied(cts);
+    }
+
+    @Override
+    public void unused(long cts) {
+        snapshots.unused(cts);
+    }
+
+    /** A Lamport step: raises the counter to {@code cts} and reports the skipped CTSs unused. */
+    @Override
+    public boolean liftAbove(long cts, long timeoutMs) {
         while (true) {
             long current = last.get();
-            if (current >= floor) {
-                return 0;
+            if (current >= cts) {
+                return true;
             }
-            if (last.compareAndSet(current, floor)) {
-                return current + 1;
+            if (last.compareAndSet(current, cts)) {
+                snapshots.unusedRange(current + 1, cts);
+                return true;
             }
         }
     }

@@ -1,6 +1,7 @@
 package org.elastras.otm.txn;
 
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.Version;
@@ -27,6 +28,9 @@ final class PartitionSlot {
      * validation that runs after it.
      */
     final ReentrantLock commitLock = new ReentrantLock();
+    /** Transactions of this partition that committed (read-only ones too), and that aborted. */
+    final LongAdder commits = new LongAdder();
+    final LongAdder aborts = new LongAdder();
     /** False once the partition is being removed: no begin, no new CTS. */
     volatile boolean serving = true;
 

@@ -484,13 +484,13 @@ public final class TransactionManager {
                 }
             }
         } catch (IOException | UncheckedIOException e) {
-            snapshots.unused(cts);
+            timestamps.unused(cts);
             throw storageFailed(t, e);
         }
     }
 
     private void failValidation(Transaction t, long cts, long blockingId, long conflictCts, String why) {
-        snapshots.unused(cts);
+        timestamps.unused(cts);
         abortLocked(t, Reason.SERIALIZATION_FAILURE, why);
         throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, blockingId, conflictCts, t
                 + " aborted at commit: " + why + " after its snapshot " + t.snapshot
@@ -506,7 +506,7 @@ public final class TransactionManager {
             ready = false;
         }
         if (!ready) {
-            snapshots.unused(cts);
+            timestamps.unused(cts);
             abortLocked(t, Reason.OVERLOADED, "its partition store could not take more writes");
             throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: partition " + t.slot.partitionId
                     + " is flushing slower than it is written (waited " + limits.writeCapacityWaitMs()
@@ -551,7 +551,7 @@ public final class TransactionManager {
                     + "); the partition must be reopened, which replays it", e);
         }
         ticket.close();
-        snapshots.applied(cts);
+        timestamps.applied(cts);
         end(t, Transaction.State.COMMITTED, null, "committed at CTS " + cts);
         commits.incrementAndGet();
         return new CommitResult(cts, false);
@@ -560,7 +560,7 @@ public final class TransactionManager {
     private TransactionException notLogged(Transaction t, long cts, UnappliedCommits.Ticket ticket, Reason reason,
             String why, Throwable cause) {
         ticket.close();
-        snapshots.unused(cts);
+        timestamps.unused(cts);
         abortLocked(t, reason, why);
         return new TransactionException(reason, true, t + " aborted: " + why, cause);
     }
@@ -637,6 +637,19 @@ public final class TransactionManager {
     }
 
     // ---------------------------------------------------------------- observation
+
+    /** Counters of one served partition: transactions committed and aborted since it was added. */
+    public record PartitionCounters(long partitionId, long commits, long aborts) {
+    }
+
+    /** The counters of every partition served now. */
+    public List<PartitionCounters> partitionCounters() {
+        List<PartitionCounters> out = new ArrayList<>(partitions.size());
+        for (PartitionSlot slot : partitions.values()) {
+            out.add(new PartitionCounters(slot.partitionId, slot.commits.sum(), slot.aborts.sum()));
+        }
+        return out;
+    }
 
     /** The snapshot counter every transaction begins at. */
     public SnapshotTracker snapshots() {
@@ -795,6 +808,7 @@ public final class TransactionManager {
             t.slot.intents.remove(key, t);
         }
         t.state = state;
+        (state == Transaction.State.COMMITTED ? t.slot.commits : t.slot.aborts).increment();
         t.writes.clear();
         t.readKeys.clear();
         t.readRanges.clear();

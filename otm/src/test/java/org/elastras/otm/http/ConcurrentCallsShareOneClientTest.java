@@ -25,7 +25,7 @@ class ConcurrentCallsShareOneClientTest {
     @Test
     void everyConcurrentCallGetsItsOwnAnswer() throws Exception {
         FakeOtmService service = new FakeOtmService();
-        try (OtmHttpServer server = new OtmHttpServer(OtmHttpServerConfig.defaults("127.0.0.1", 0), service)) {
+        try (ProtocolServer server = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0), service)) {
             server.start();
             try (OtmClient client = new OtmClient("127.0.0.1", server.port(), OtmClientConfig.defaults().withRequestTimeoutMs(20_000))) {
                 ExecutorService pool = Executors.newFixedThreadPool(THREADS);

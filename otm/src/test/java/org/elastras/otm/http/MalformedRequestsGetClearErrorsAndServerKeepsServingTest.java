@@ -36,13 +36,13 @@ class MalformedRequestsGetClearErrorsAndServerKeepsServingTest {
     private final ObjectMapper json = new ObjectMapper();
     private final ProtocolCodec codec = new ProtocolCodec();
     private FakeOtmService service;
-    private OtmHttpServer server;
+    private ProtocolServer server;
     private HttpClient http;
 
     @BeforeEach
     void start() throws IOException {
         service = new FakeOtmService();
-        server = new OtmHttpServer(OtmHttpServerConfig.defaults("127.0.0.1", 0).withBodyBytesMax(BODY_BYTES_MAX), service);
+        server = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0).withBodyBytesMax(BODY_BYTES_MAX), service);
         server.start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     }

@@ -45,17 +45,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every operation crosses the wire from {@link OtmClient} to {@link OtmHttpServer} and back, values and errors intact. */
+/** Every operation crosses the wire from {@link OtmClient} to {@link ProtocolServer} and back, values and errors intact. */
 class OtmClientRoundTripTest {
 
     private FakeOtmService service;
-    private OtmHttpServer server;
+    private ProtocolServer server;
     private OtmClient client;
 
     @BeforeEach
     void start() throws IOException {
         service = new FakeOtmService();
-        server = new OtmHttpServer(OtmHttpServerConfig.defaults("127.0.0.1", 0), service);
+        server = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0), service);
         server.start();
         client = new OtmClient("127.0.0.1", server.port(), OtmClientConfig.defaults().withRequestTimeoutMs(5_000));
     }

@@ -39,7 +39,7 @@ class ProbesAndOverloadTest {
     @Test
     void healthIsUpWhileReadyFollowsServing() throws Exception {
         FakeOtmService service = new FakeOtmService();
-        try (OtmHttpServer server = new OtmHttpServer(OtmHttpServerConfig.defaults("127.0.0.1", 0), service)) {
+        try (ProtocolServer server = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0), service)) {
             server.start();
             assertTrue(server.port() > 0);
             assertEquals(200, status(server.port(), "/health"));
@@ -56,8 +56,8 @@ class ProbesAndOverloadTest {
     void aFullWorkerPoolAnswersOverloadedAndServesAgainAfterwards() throws Exception {
         FakeOtmService service = new FakeOtmService();
         service.release = new CountDownLatch(1);
-        OtmHttpServerConfig config = OtmHttpServerConfig.defaults("127.0.0.1", 0).withWorkers(1, 1);
-        try (OtmHttpServer server = new OtmHttpServer(config, service)) {
+        ProtocolServerConfig config = ProtocolServerConfig.defaults("127.0.0.1", 0).withWorkers(1, 1);
+        try (ProtocolServer server = new ProtocolServer(config, service)) {
             server.start();
             try (OtmClient client = new OtmClient("127.0.0.1", server.port(), OtmClientConfig.defaults().withRequestTimeoutMs(15_000))) {
                 ExecutorService pool = Executors.newFixedThreadPool(6);
@@ -106,7 +106,7 @@ class ProbesAndOverloadTest {
     @Test
     void aStoppedServerRefusesAndItsClientSeesUnreachable() throws Exception {
         FakeOtmService service = new FakeOtmService();
-        OtmHttpServer server = new OtmHttpServer(OtmHttpServerConfig.defaults("127.0.0.1", 0), service);
+        ProtocolServer server = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0), service);
         server.start();
         int port = server.port();
         try (OtmClient client = new OtmClient("127.0.0.1", port, OtmClientConfig.defaults().withRequestTimeoutMs(5_000))) {

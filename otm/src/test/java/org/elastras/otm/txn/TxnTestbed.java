@@ -53,8 +53,8 @@ final class TxnTestbed implements AutoCloseable {
         String walId = "otm-" + incarnation;
         wal = WalWriter.open(dfs, "wal/" + walId, WalOptions.DEFAULT);
         unapplied = new UnappliedCommits(walId, wal);
-        timestamps = new LocalTimestampSource(ctsFloor);
         snapshots = new SnapshotTracker(ctsFloor, 100_000);
+        timestamps = new LocalTimestampSource(ctsFloor, snapshots);
         manager = new TransactionManager(wal, unapplied, timestamps, snapshots, limits, clockMs::get);
         for (long p : partitionIds) {
             PartitionStore store = PartitionStore.open(dfs, "data/db/" + p, StoreOptions.DEFAULT, environment);

@@ -1,5 +1,7 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.WithheldReason;
+import org.elastras.client.protocol.CtsRange;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;

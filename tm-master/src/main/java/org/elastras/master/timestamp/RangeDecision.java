@@ -1,5 +1,7 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.WithheldReason;
+import org.elastras.client.protocol.CtsRange;
 import java.util.Objects;
 
 /** What the {@link CommitSequencer} decided for one OTM's exchange. Immutable values. */

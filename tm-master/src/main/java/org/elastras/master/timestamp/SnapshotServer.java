@@ -1,5 +1,6 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.CtsRange;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

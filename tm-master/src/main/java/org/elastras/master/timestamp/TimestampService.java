@@ -1,5 +1,8 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.WithheldReason;
+import org.elastras.client.protocol.TimestampReply;
+import org.elastras.client.protocol.TimestampReport;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Objects;

@@ -1,5 +1,7 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.WithheldReason;
+import org.elastras.client.protocol.CtsRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,9 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.WithheldReason;
+import org.elastras.client.protocol.TimestampReply;
+import org.elastras.client.protocol.TimestampReport;
+import org.elastras.client.protocol.CtsRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,8 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.TimestampReply;
+import org.elastras.client.protocol.TimestampReport;
+import org.elastras.client.protocol.CtsRange;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,5 +1,6 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.CtsRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

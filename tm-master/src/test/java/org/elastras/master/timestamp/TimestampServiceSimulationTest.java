@@ -1,5 +1,8 @@
 package org.elastras.master.timestamp;
 
+import org.elastras.client.protocol.TimestampReply;
+import org.elastras.client.protocol.TimestampReport;
+import org.elastras.client.protocol.CtsRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

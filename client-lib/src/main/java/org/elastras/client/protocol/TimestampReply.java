@@ -1,4 +1,4 @@
-package org.elastras.master.timestamp;
+package org.elastras.client.protocol;
 
 /**
  * What the timestamp service answers an OTM's {@link TimestampReport}. Immutable; travels in JSON.

@@ -1,4 +1,4 @@
-package org.elastras.master.timestamp;
+package org.elastras.client.protocol;
 
 import java.util.List;
 

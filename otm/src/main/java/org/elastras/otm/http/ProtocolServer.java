@@ -10,23 +10,25 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.elastras.client.protocol.ProtocolCodec;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The OTM's network endpoint: a Jetty server on one host and port speaking HTTP/1.1 and HTTP/2
- * cleartext (h2c, by prior knowledge or upgrade) that hands every protocol operation to an
- * {@link OtmService}. Thread-safe; {@link #start()} and {@link #close()} are meant to be called
- * once each, from the thread that owns the OTM's lifecycle.
+ * A protocol endpoint on the network (the OTM's, {@link OtmEndpoint}, or the master's): a Jetty
+ * server on one host and port speaking HTTP/1.1 and HTTP/2 cleartext (h2c, by prior knowledge or
+ * upgrade) that hands every protocol operation to a {@link ProtocolEndpoint}. Thread-safe; {@link #start()} and {@link #close()} are meant to be called
+ * once each, from the thread that owns the process's lifecycle.
  *
  * <p>See {@code docs/protocol.md} for the operations, bodies, errors and limits, and
- * {@link OtmHttpServerConfig} for the two bounded thread pools.
+ * {@link ProtocolServerConfig} for the two bounded thread pools.
  */
-public final class OtmHttpServer implements AutoCloseable {
+public final class ProtocolServer implements AutoCloseable {
 
     /** How long {@link #close()} lets in-flight requests finish, in milliseconds. */
     private static final long STOP_TIMEOUT_MS = 5_000;
 
-    private final OtmHttpServerConfig config;
+    private final ProtocolServerConfig config;
+    private final String role;
     private final Server server;
     private final ServerConnector connector;
 
@@ -36,11 +38,23 @@ public final class OtmHttpServer implements AutoCloseable {
      * @param config where to listen and the bounds
      * @param service what answers the operations
      */
-    public OtmHttpServer(OtmHttpServerConfig config, OtmService service) {
+    public ProtocolServer(ProtocolServerConfig config, OtmService service) {
+        this(config, new OtmEndpoint(service));
+    }
+
+    /**
+     * A server for {@code endpoint}, not yet listening.
+     *
+     * @param config where to listen and the bounds
+     * @param endpoint what answers the operations
+     */
+    public ProtocolServer(ProtocolServerConfig config, ProtocolEndpoint endpoint) {
         this.config = Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(endpoint, "endpoint");
+        this.role = endpoint.role();
+        String name = role.toLowerCase(Locale.ROOT);
         QueuedThreadPool io = new QueuedThreadPool(config.ioThreadsMax(), Math.min(8, config.ioThreadsMax()));
-        io.setName("otm-http-io");
+        io.setName(name + "-http-io");
         this.server = new Server(io);
         server.setStopTimeout(STOP_TIMEOUT_MS);
 
@@ -57,13 +71,13 @@ public final class OtmHttpServer implements AutoCloseable {
 
         QueuedThreadPool workers = new QueuedThreadPool(config.workerThreads(), Math.min(4, config.workerThreads()),
                 60_000, new BlockingArrayQueue<>(config.workerQueueMax()));
-        workers.setName("otm-worker");
+        workers.setName(name + "-worker");
         workers.setReservedThreads(0); // every worker thread runs queued service calls; none are held back
 
         server.addBean(workers, true);
 
         ProtocolCodec codec = new ProtocolCodec(config.bodyBytesMax(), config.nestingDepthMax());
-        server.setHandler(new OtmRequestHandler(service, codec, workers, config.workerQueueMax()));
+        server.setHandler(new ProtocolHandler(endpoint, codec, workers, config.workerQueueMax()));
     }
 
     /**
@@ -80,7 +94,7 @@ public final class OtmHttpServer implements AutoCloseable {
                     + "; pick a free port (0 for any) or a local address", e);
         } catch (Exception e) {
             stopQuietly();
-            throw new IllegalStateException("the OTM HTTP server failed to start", e);
+            throw new IllegalStateException("the " + role + " HTTP server failed to start", e);
         }
     }
 
@@ -105,7 +119,7 @@ public final class OtmHttpServer implements AutoCloseable {
         try {
             server.stop();
         } catch (Exception e) {
-            throw new IllegalStateException("the OTM HTTP server did not stop cleanly", e);
+            throw new IllegalStateException("the HTTP server did not stop cleanly", e);
         }
     }
 

@@ -3,7 +3,7 @@ package org.elastras.otm.http;
 import org.elastras.client.protocol.ProtocolCodec;
 
 /**
- * How an {@link OtmHttpServer} listens and how much it takes on. Immutable; checked when built.
+ * How an {@link ProtocolServer} listens and how much it takes on. Immutable; checked when built.
  *
  * <p>Two bounded pools: Jetty's own I/O pool ({@code ioThreadsMax}: selectors, acceptors, reading
  * bodies, writing answers) and the worker pool that runs {@link OtmService} calls
@@ -11,7 +11,7 @@ import org.elastras.client.protocol.ProtocolCodec;
  * that finds the worker queue full is answered {@code OVERLOADED} at once.
  *
  * @param host the address to bind, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}
- * @param port the port, 0 for an ephemeral one (see {@link OtmHttpServer#port()})
+ * @param port the port, 0 for an ephemeral one (see {@link ProtocolServer#port()})
  * @param bodyBytesMax the largest request body, in bytes; larger ones are answered 413
  * @param nestingDepthMax the deepest nesting of objects and arrays in a body
  * @param ioThreadsMax Jetty's I/O pool size, 8 to 1024
@@ -20,11 +20,11 @@ import org.elastras.client.protocol.ProtocolCodec;
  * @param idleTimeoutMs how long an idle connection stays open, in milliseconds
  * @param streamsPerConnectionMax the most concurrent HTTP/2 streams on one connection
  */
-public record OtmHttpServerConfig(String host, int port, int bodyBytesMax, int nestingDepthMax, int ioThreadsMax,
+public record ProtocolServerConfig(String host, int port, int bodyBytesMax, int nestingDepthMax, int ioThreadsMax,
                                   int workerThreads, int workerQueueMax, long idleTimeoutMs,
                                   int streamsPerConnectionMax) {
 
-    public OtmHttpServerConfig {
+    public ProtocolServerConfig {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host is missing; give an address to bind such as 127.0.0.1");
         }
@@ -47,20 +47,20 @@ public record OtmHttpServerConfig(String host, int port, int bodyBytesMax, int n
     }
 
     /** Defaults for {@code host:port}: 4 MiB bodies, 64 workers over a queue of 1024, 30 s idle connections. */
-    public static OtmHttpServerConfig defaults(String host, int port) {
-        return new OtmHttpServerConfig(host, port, ProtocolCodec.BODY_BYTES_MAX_DEFAULT,
+    public static ProtocolServerConfig defaults(String host, int port) {
+        return new ProtocolServerConfig(host, port, ProtocolCodec.BODY_BYTES_MAX_DEFAULT,
                 ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT, 32, 64, 1024, 30_000, 1024);
     }
 
     /** This config with another worker pool. */
-    public OtmHttpServerConfig withWorkers(int threads, int queueMax) {
-        return new OtmHttpServerConfig(host, port, bodyBytesMax, nestingDepthMax, ioThreadsMax, threads, queueMax,
+    public ProtocolServerConfig withWorkers(int threads, int queueMax) {
+        return new ProtocolServerConfig(host, port, bodyBytesMax, nestingDepthMax, ioThreadsMax, threads, queueMax,
                 idleTimeoutMs, streamsPerConnectionMax);
     }
 
     /** This config with another body bound. */
-    public OtmHttpServerConfig withBodyBytesMax(int bytes) {
-        return new OtmHttpServerConfig(host, port, bytes, nestingDepthMax, ioThreadsMax, workerThreads, workerQueueMax,
+    public ProtocolServerConfig withBodyBytesMax(int bytes) {
+        return new ProtocolServerConfig(host, port, bytes, nestingDepthMax, ioThreadsMax, workerThreads, workerQueueMax,
                 idleTimeoutMs, streamsPerConnectionMax);
     }
 }

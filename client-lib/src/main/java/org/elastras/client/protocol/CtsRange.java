@@ -1,4 +1,4 @@
-package org.elastras.master.timestamp;
+package org.elastras.client.protocol;
 
 /**
  * A range of commit timestamps, both ends inclusive. Immutable; travels in JSON as

@@ -1,4 +1,4 @@
-package org.elastras.master.timestamp;
+package org.elastras.client.protocol;
 
 /** Why an exchange carried no new CTS range; the OTM keeps using the range it has. */
 public enum WithheldReason {

@@ -47,18 +47,20 @@ import java.util.concurrent.RejectedExecutionException;
  * errors become error answers ({@link ErrorResponse}, in the request's format, JSON when that is
  * unknown), and an exception the service did not mean is answered {@code 500 INTERNAL} and logged.
  */
-final class OtmRequestHandler extends Handler.Abstract {
+final class ProtocolHandler extends Handler.Abstract {
 
-    private static final Logger LOG = LoggerFactory.getLogger(OtmRequestHandler.class);
-    private static final String OPERATIONS = Arrays.stream(Operation.values()).map(Operation::wireName).toList().toString();
+    private static final Logger LOG = LoggerFactory.getLogger(ProtocolHandler.class);
 
-    private final OtmService service;
+    private final ProtocolEndpoint endpoint;
+    /** The wire names of the endpoint's operations, for error messages. */
+    private final String operations;
     private final ProtocolCodec codec;
     private final QueuedThreadPool workers;
     private final int workerQueueMax;
 
-    OtmRequestHandler(OtmService service, ProtocolCodec codec, QueuedThreadPool workers, int workerQueueMax) {
-        this.service = service;
+    ProtocolHandler(ProtocolEndpoint endpoint, ProtocolCodec codec, QueuedThreadPool workers, int workerQueueMax) {
+        this.endpoint = endpoint;
+        this.operations = endpoint.operations().stream().map(Operation::wireName).sorted().toList().toString();
         this.codec = codec;
         this.workers = workers;
         this.workerQueueMax = workerQueueMax;
@@ -77,13 +79,13 @@ final class OtmRequestHandler extends Handler.Abstract {
         if (path == null || !path.startsWith(Operation.PATH_PREFIX)) {
             failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
                     "no such path " + quote(path) + "; operations are POST /v1/<op> with <op> one of "
-                            + OPERATIONS + ", probes are GET /health and GET /ready"));
+                            + operations + ", probes are GET /health and GET /ready"));
             return true;
         }
         Optional<Operation> op = Operation.byWireName(path.substring(Operation.PATH_PREFIX.length()));
-        if (op.isEmpty()) {
+        if (op.isEmpty() || !endpoint.operations().contains(op.get())) {
             failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION,
-                    "unknown operation " + quote(path) + "; use one of " + OPERATIONS));
+                    "unknown operation " + quote(path) + " for the " + endpoint.role() + "; use one of " + operations));
             return true;
         }
         if (!HttpMethod.POST.is(method)) {
@@ -130,7 +132,7 @@ final class OtmRequestHandler extends Handler.Abstract {
             }
             workers.execute(() -> serve(op, format, client, body, response, callback));
         } catch (RejectedExecutionException e) {
-            fail(response, callback, format, new ElasTrasException(ErrorCode.OVERLOADED, "the OTM is running "
+            fail(response, callback, format, new ElasTrasException(ErrorCode.OVERLOADED, "the " + endpoint.role() + " is running "
                     + workers.getMaxThreads() + " requests with " + workerQueueMax
                     + " more waiting; back off and retry"));
         }
@@ -139,7 +141,7 @@ final class OtmRequestHandler extends Handler.Abstract {
     private void serve(Operation op, WireFormat format, String client, byte[] body, Response response, Callback callback) {
         Object answer;
         try {
-            answer = invoke(op, codec.decodeRequest(op, body, format), client);
+            answer = endpoint.invoke(op, codec.decodeRequest(op, body, format), client);
             if (answer == null) {
                 throw new IllegalStateException("the service returned null for " + op.wireName());
             }
@@ -149,8 +151,8 @@ final class OtmRequestHandler extends Handler.Abstract {
         } catch (Exception | StackOverflowError e) {
             LOG.error("{} failed unexpectedly", op.wireName(), e);
             fail(response, callback, format, new ElasTrasException(ErrorCode.INTERNAL, op.wireName()
-                    + " failed inside the OTM (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-                    + "); the outcome is unknown, see the OTM's log"));
+                    + " failed inside the " + endpoint.role() + " (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+                    + "); the outcome is unknown, see the " + endpoint.role() + "'s log"));
             return;
         }
         byte[] bytes;
@@ -159,29 +161,10 @@ final class OtmRequestHandler extends Handler.Abstract {
         } catch (RuntimeException e) {
             LOG.error("cannot encode the answer to {}", op.wireName(), e);
             fail(response, callback, format, new ElasTrasException(ErrorCode.INTERNAL, "the answer to "
-                    + op.wireName() + " could not be encoded; see the OTM's log"));
+                    + op.wireName() + " could not be encoded; see the " + endpoint.role() + "'s log"));
             return;
         }
         write(response, callback, 200, format, bytes);
-    }
-
-    private Object invoke(Operation op, Object request, String client) {
-        return switch (op) {
-            case BEGIN -> service.begin((BeginRequest) request, client);
-            case GET -> service.get((GetRequest) request);
-            case PUT -> service.put((PutRequest) request);
-            case DELETE -> service.delete((DeleteRequest) request);
-            case SCAN -> service.scan((ScanRequest) request);
-            case COMMIT -> service.commit((CommitRequest) request);
-            case ABORT -> service.abort((AbortRequest) request);
-            case CALL -> service.call((CallRequest) request, client);
-            case REGISTER_DATABASE -> service.registerDatabase((RegisterDatabaseRequest) request);
-            case OPEN_PARTITION -> service.openPartition((OpenPartitionRequest) request);
-            case CLOSE_PARTITION -> service.closePartition((ClosePartitionRequest) request);
-            case FLUSH_PARTITION -> service.flushPartition((FlushPartitionRequest) request);
-            case LOAD_GLOBAL_TABLE -> service.loadGlobalTable((LoadGlobalTableRequest) request);
-            case STATUS -> service.status((StatusRequest) request);
-        };
     }
 
     private void probe(String path, String method, boolean http1, Response response, Callback callback) {
@@ -200,9 +183,9 @@ final class OtmRequestHandler extends Handler.Abstract {
 
     private boolean isServing() {
         try {
-            return service.serving();
+            return endpoint.ready();
         } catch (RuntimeException e) {
-            LOG.error("serving() failed; answering not ready", e);
+            LOG.error("ready() failed; answering not ready", e);
             return false;
         }
     }

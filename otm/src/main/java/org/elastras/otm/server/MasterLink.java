@@ -1,0 +1,231 @@
+package org.elastras.otm.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.MasterClient;
+import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.HeartbeatRequest;
+import org.elastras.client.protocol.HeartbeatResponse;
+import org.elastras.client.protocol.OtmLoad;
+import org.elastras.otm.txn.RangeTimestampSource;
+
+/**
+ * The OTM's heartbeat: once per period (sooner when a commit waits for a timestamp range) it sends
+ * the active master its timestamp report, and about once a second its load, and hands the reply to
+ * the {@link RangeTimestampSource}. The active master is found in ZooKeeper
+ * ({@link ZkPaths#activeMaster()}) and looked up again whenever an exchange fails. The master's
+ * DECLARED_FAILED answer means it is recovering this OTM's partitions elsewhere: the link stops and
+ * tells the node, which stops serving.
+ *
+ * <p>Threads: one daemon thread runs the exchanges, one at a time; {@link #exchangeNow} may be
+ * called from any thread and does not block.
+ */
+final class MasterLink implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(MasterLink.class.getName());
+    /** How often the load rides along. */
+    static final long LOAD_PERIOD_MS = 1_000;
+    /** Bound on one exchange: a dead master must not hold up the next attempt for long. */
+    private static final int EXCHANGE_TIMEOUT_MS = 1_000;
+    /** Most warnings logged per minute about an unreachable master. */
+    private static final long WARN_INTERVAL_MS = 10_000;
+
+    private final String otmId;
+    private final CuratorFramework zk;
+    private final ZkPaths paths;
+    private final RangeTimestampSource timestamps;
+    private final Supplier<OtmLoad> load;
+    private final long periodMs;
+    private final Runnable declaredFailed;
+    private final ObjectMapper json = new ObjectMapper();
+    private final Thread thread;
+    private final Object wake = new Object();
+    /** Guarded by wake. */
+    private boolean wanted;
+    private volatile boolean closed;
+
+    /** Exchange thread only. */
+    private MasterClient master;
+    private String masterId;
+    private long lastLoadMs = Long.MIN_VALUE / 2;
+    private long lastWarnMs = Long.MIN_VALUE / 2;
+    private volatile long lastExchangeMs = -1;
+    private volatile long exchanges;
+
+    MasterLink(String otmId, CuratorFramework zk, ZkPaths paths, RangeTimestampSource timestamps, Supplier<OtmLoad> load,
+            long periodMs, Runnable declaredFailed) {
+        if (periodMs < 1) {
+            throw new IllegalArgumentException("heartbeat period must be >= 1 ms, got " + periodMs);
+        }
+        this.otmId = otmId;
+        this.zk = zk;
+        this.paths = paths;
+        this.timestamps = timestamps;
+        this.load = load;
+        this.periodMs = periodMs;
+        this.declaredFailed = declaredFailed;
+        this.thread = new Thread(this::run, "otm-master-link");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Asks for an exchange now instead of at the end of the period. Never blocks. */
+    void exchangeNow() {
+        synchronized (wake) {
+            wanted = true;
+            wake.notifyAll();
+        }
+    }
+
+    /** Successful exchanges so far. */
+    long exchanges() {
+        return exchanges;
+    }
+
+    private void run() {
+        while (!closed) {
+            synchronized (wake) {
+                long until = System.nanoTime() / 1_000_000 + periodMs;
+                while (!wanted && !closed && !timestamps.exchangeWanted()) {
+                    long left = until - System.nanoTime() / 1_000_000;
+                    if (left <= 0) {
+                        break;
+                    }
+                    try {
+                        wake.wait(left);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                wanted = false;
+            }
+            if (closed) {
+                return;
+            }
+            if (!exchangeOnce()) {
+                // Failed: do not spin against a dead master; the next attempt comes after a period.
+                sleepQuietly(Math.max(periodMs, 20));
+            }
+        }
+    }
+
+    /** Returns whether the exchange succeeded. */
+    private boolean exchangeOnce() {
+        long now = System.nanoTime() / 1_000_000;
+        RangeTimestampSource.NumberedReport report = timestamps.nextReport();
+        OtmLoad loadNow = null;
+        if (now - lastLoadMs >= LOAD_PERIOD_MS) {
+            loadNow = load.get();
+        }
+        try {
+            MasterClient client = master();
+            if (client == null) {
+                warn("no active master is announced in ZooKeeper yet");
+                return false;
+            }
+            HeartbeatResponse response = client.heartbeat(new HeartbeatRequest(otmId, report.sequence(), report.report(),
+                    loadNow));
+            timestamps.accepted(report.sequence(), response.timestamps());
+            if (loadNow != null) {
+                lastLoadMs = now;
+            }
+            lastExchangeMs = now;
+            exchanges++;
+            return true;
+        } catch (ElasTrasException e) {
+            if (e.code() == ErrorCode.DECLARED_FAILED) {
+                LOG.severe("the master declared OTM " + otmId + " failed: " + e.getMessage() + "; stopping");
+                closed = true;
+                declaredFailed.run();
+                return false;
+            }
+            warn("heartbeat to master " + masterId + " failed (" + e.code() + ": " + e.getMessage()
+                    + "); looking the active master up again");
+            forgetMaster();
+            return false;
+        } catch (IllegalStateException e) {
+            LOG.log(Level.SEVERE, "refusing the reply of master " + masterId, e);
+            forgetMaster();
+            return false;
+        } catch (Exception e) {
+            warn("cannot reach the master: " + e);
+            forgetMaster();
+            return false;
+        }
+    }
+
+    private MasterClient master() throws Exception {
+        if (master != null) {
+            return master;
+        }
+        byte[] data;
+        try {
+            data = zk.getData().forPath(paths.activeMaster());
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+        JsonNode node = json.readTree(data);
+        String host = node.path("host").asText(null);
+        int port = node.path("port").asInt(0);
+        if (host == null || port <= 0) {
+            throw new IllegalStateException(paths.activeMaster() + " does not hold {masterId, host, port}: "
+                    + new String(data, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        masterId = node.path("masterId").asText("?");
+        master = new MasterClient(host, port, OtmClientConfig.defaults().withRequestTimeoutMs(EXCHANGE_TIMEOUT_MS)
+                .withConnectTimeoutMs(EXCHANGE_TIMEOUT_MS));
+        LOG.info(() -> "OTM " + otmId + " sends heartbeats to master " + masterId + " at " + host + ":" + port);
+        return master;
+    }
+
+    private void forgetMaster() {
+        if (master != null) {
+            try {
+                master.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "closing the master client", e);
+            }
+            master = null;
+        }
+    }
+
+    private void warn(String message) {
+        long now = System.nanoTime() / 1_000_000;
+        if (now - lastWarnMs >= WARN_INTERVAL_MS) {
+            lastWarnMs = now;
+            LOG.warning(message);
+        }
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        exchangeNow();
+        thread.interrupt();
+        try {
+            thread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        forgetMaster();
+    }
+}
