@@ -2,6 +2,9 @@ package org.elastras.otm.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -34,9 +37,9 @@ final class MasterLink implements AutoCloseable {
     /** How often the load rides along. */
     static final long LOAD_PERIOD_MS = 1_000;
     /** Bound on one exchange: a dead master must not hold up the next attempt for long. */
-    private static final int EXCHANGE_TIMEOUT_MS = 1_000;
+    private static final int EXCHANGE_TIMEOUT_MS = 2_000;
     /** Most warnings logged per minute about an unreachable master. */
-    private static final long WARN_INTERVAL_MS = 10_000;
+    private static final long WARN_INTERVAL_MS = 5_000;
 
     private final String otmId;
     private final CuratorFramework zk;
@@ -47,9 +50,8 @@ final class MasterLink implements AutoCloseable {
     private final Runnable declaredFailed;
     private final ObjectMapper json = new ObjectMapper();
     private final Thread thread;
-    private final Object wake = new Object();
-    /** Guarded by wake. */
-    private boolean wanted;
+    /** Set by {@link #exchangeNow}; the exchange thread clears it when it wakes. */
+    private final AtomicBoolean wanted = new AtomicBoolean();
     private volatile boolean closed;
 
     /** Exchange thread only. */
@@ -82,9 +84,8 @@ final class MasterLink implements AutoCloseable {
 
     /** Asks for an exchange now instead of at the end of the period. Never blocks. */
     void exchangeNow() {
-        synchronized (wake) {
-            wanted = true;
-            wake.notifyAll();
+        if (!wanted.getAndSet(true)) {
+            LockSupport.unpark(thread);
         }
     }
 
@@ -95,20 +96,17 @@ final class MasterLink implements AutoCloseable {
 
     private void run() {
         while (!closed) {
-            synchronized (wake) {
-                long until = System.nanoTime() / 1_000_000 + periodMs;
-                while (!wanted && !closed && !timestamps.exchangeWanted()) {
-                    long left = until - System.nanoTime() / 1_000_000;
-                    if (left <= 0) {
-                        break;
-                    }
-                    try {
-                        wake.wait(left);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+            // No lock is held while waiting: callers of exchangeNow hold the timestamp source's lock.
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(periodMs);
+            while (!closed && !wanted.getAndSet(false) && !timestamps.exchangeWanted()) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    break;
                 }
-                wanted = false;
+                LockSupport.parkNanos(this, left);
+                if (Thread.interrupted()) {
+                    return;
+                }
             }
             if (closed) {
                 return;

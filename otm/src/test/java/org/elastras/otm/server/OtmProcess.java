@@ -35,7 +35,8 @@ final class OtmProcess implements AutoCloseable {
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(OtmMain.class.getName());
-        command.addAll(List.of("--id", otmId, "--zk", zkConnect, "--dfs", dfsDirectory.toUri().toString(), "--port", "0"));
+        command.addAll(List.of("--id", otmId, "--zk", zkConnect, "--dfs", dfsDirectory.toUri().toString(), "--port", "0",
+                "--standalone"));
         Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         CompletableFuture<Integer> ready = CompletableFuture.supplyAsync(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {

@@ -47,6 +47,15 @@ public final class ClusterState {
         long retryAtMs;
     }
 
+    /**
+     * A failed OTM from its loss until it is recovered: fenced, and each partition it owned serving
+     * again elsewhere (so its logged commits were replayed there).
+     */
+    private static final class Recovery {
+        boolean fenced;
+        final Set<Long> awaiting = new HashSet<>();
+    }
+
     private static final class Partition {
         PartitionRecord record;
         PartitionState state;
@@ -66,6 +75,8 @@ public final class ClusterState {
     private final TreeMap<String, Address> otms = new TreeMap<>();
     /** Lost OTMs whose fence is not confirmed yet. */
     private final TreeMap<String, Fence> fences = new TreeMap<>();
+    /** Lost OTMs not recovered yet. */
+    private final TreeMap<String, Recovery> recoveries = new TreeMap<>();
     private final TreeMap<Long, Partition> partitions = new TreeMap<>();
     /** Opens decided and not yet answered (only membership is used, never iteration order). */
     private final Set<OpenKey> opensInFlight = new HashSet<>();
@@ -86,11 +97,11 @@ public final class ClusterState {
         } else if (event instanceof ClusterEvent.PartitionRegistered e) {
             registered(e.record(), out);
         } else if (event instanceof ClusterEvent.FenceDone e) {
-            fenceDone(e.otmId());
+            fenceDone(e.otmId(), out);
         } else if (event instanceof ClusterEvent.FenceFailed e) {
             fenceFailed(e.otmId());
         } else if (event instanceof ClusterEvent.OpenDone e) {
-            openDone(e);
+            openDone(e, out);
         } else if (event instanceof ClusterEvent.OpenFailed e) {
             openFailed(e, out);
         } else if (event instanceof ClusterEvent.Tick e) {
@@ -127,14 +138,25 @@ public final class ClusterState {
     private void startFence(String otmId, List<Decision> out) {
         Fence fence = new Fence();
         fences.put(otmId, fence);
+        Recovery recovery = recoveries.computeIfAbsent(otmId, id -> new Recovery());
         for (Partition p : partitions.values()) {
             if (otmId.equals(p.record.owner()) && p.state != PartitionState.UNASSIGNED) {
                 p.state = PartitionState.AWAITING_FENCE;
                 p.attempts = 0;
+                recovery.awaiting.add(p.record.partitionId());
                 out.add(new Decision.PartitionUnassigned(p.record.partitionId(), otmId));
             }
         }
         sendFence(otmId, fence, out);
+    }
+
+    /** Reports {@code otmId} recovered once it is fenced and none of its partitions awaits a new owner. */
+    private void checkRecovered(String otmId, List<Decision> out) {
+        Recovery r = recoveries.get(otmId);
+        if (r != null && r.fenced && r.awaiting.isEmpty()) {
+            recoveries.remove(otmId);
+            out.add(new Decision.OtmRecovered(otmId));
+        }
     }
 
     private void sendFence(String otmId, Fence fence, List<Decision> out) {
@@ -143,7 +165,7 @@ public final class ClusterState {
         out.add(new Decision.FenceOtm(otmId));
     }
 
-    private void fenceDone(String otmId) {
+    private void fenceDone(String otmId, List<Decision> out) {
         if (fences.remove(otmId) == null) {
             return;
         }
@@ -151,6 +173,11 @@ public final class ClusterState {
             if (p.state == PartitionState.AWAITING_FENCE && otmId.equals(p.record.owner())) {
                 p.state = PartitionState.UNASSIGNED;
             }
+        }
+        Recovery r = recoveries.get(otmId);
+        if (r != null) {
+            r.fenced = true;
+            checkRecovered(otmId, out);
         }
     }
 
@@ -197,20 +224,29 @@ public final class ClusterState {
             p = new Partition(record, PartitionState.AWAITING_FENCE);
         }
         partitions.put(record.partitionId(), p);
-        if (p.state == PartitionState.AWAITING_FENCE && !fences.containsKey(owner)) {
-            // Its owner is not live: it failed while no master watched (or before this one
-            // rebuilt). Fence it before anyone else opens the partition.
-            startFence(owner, out);
+        if (p.state == PartitionState.AWAITING_FENCE) {
+            if (!fences.containsKey(owner)) {
+                // Its owner is not live: it failed while no master watched (or before this one
+                // rebuilt). Fence it before anyone else opens the partition.
+                startFence(owner, out);
+            } else {
+                recoveries.computeIfAbsent(owner, id -> new Recovery()).awaiting.add(record.partitionId());
+            }
         }
     }
 
-    private void openDone(ClusterEvent.OpenDone e) {
+    private void openDone(ClusterEvent.OpenDone e, List<Decision> out) {
         opensInFlight.remove(new OpenKey(e.partitionId(), e.epoch()));
         Partition p = current(e.partitionId(), e.otmId(), e.epoch());
         if (p != null) {
             p.state = PartitionState.SERVING;
             p.attempts = 0;
             p.lastFailure = null;
+            for (Map.Entry<String, Recovery> r : List.copyOf(recoveries.entrySet())) {
+                if (r.getValue().awaiting.remove(e.partitionId())) {
+                    checkRecovered(r.getKey(), out);
+                }
+            }
         }
     }
 
@@ -297,6 +333,11 @@ public final class ClusterState {
     /** The live OTMs' ids, sorted. */
     public List<String> liveOtms() {
         return new ArrayList<>(otms.keySet());
+    }
+
+    /** Whether {@code otmId} was lost and is not recovered yet. */
+    public boolean recovering(String otmId) {
+        return recoveries.containsKey(otmId);
     }
 
     /** Whether a fence of {@code otmId} is still to be confirmed. */

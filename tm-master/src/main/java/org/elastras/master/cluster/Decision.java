@@ -38,4 +38,12 @@ public sealed interface Decision {
     /** Report: a partition gave up after every allowed open attempt failed; an operator must act. */
     record PartitionParked(long partitionId, String otmId, String lastReason) implements Decision {
     }
+
+    /**
+     * A failed OTM is recovered: its log is fenced and every partition it owned serves again on a
+     * new owner, which replayed that log. The timestamp service may now count every CTS it still
+     * owed as done ({@code TimestampService.otmRecovered}).
+     */
+    record OtmRecovered(String otmId) implements Decision {
+    }
 }

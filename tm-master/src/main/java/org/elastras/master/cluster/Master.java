@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +31,7 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.elastras.catalog.key.KeyCodec;
 import org.elastras.catalog.schema.Column;
@@ -38,10 +41,21 @@ import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.HeartbeatRequest;
+import org.elastras.client.protocol.HeartbeatResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
+import org.elastras.client.protocol.OtmLoad;
+import org.elastras.client.protocol.TimestampReply;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.WireValues;
+import org.elastras.master.timestamp.RejectedReportException;
+import org.elastras.master.timestamp.TimestampService;
+import org.elastras.master.timestamp.ZkHighWaterMarkStore;
+import org.elastras.otm.http.ProtocolServer;
+import org.elastras.otm.http.ProtocolServerConfig;
 import org.elastras.storage.dfs.Dfs;
 
 /**
@@ -68,6 +82,7 @@ public final class Master implements AutoCloseable {
     private static final long ADMIN_TIMEOUT_MS = 30_000;
     private static final long REBUILD_RETRY_MS = 1_000;
     private static final int IO_THREADS = 8;
+    private static final long FIRST_HEARTBEAT_GRACE_MS = 10_000;
 
     private final MasterConfig config;
     private final LongSupplier clockMs;
@@ -93,6 +108,27 @@ public final class Master implements AutoCloseable {
     /** True once leader and rebuilt (the admin API acts only then). */
     private volatile boolean active;
     private volatile boolean closed;
+    /** The endpoint OTMs send heartbeats to; a standby answers NOT_SERVING. */
+    private final ProtocolServer http;
+    /** The timestamp service while active (set on the loop, read by heartbeat threads), else null. */
+    private volatile TimestampService timestamps;
+    /** Per OTM: when its last heartbeat was accepted (the loop's clock), for failure detection. */
+    private final Map<String, Long> lastHeartbeatMs = new ConcurrentHashMap<>();
+    /** Per OTM: the load its last heartbeat carried. */
+    private final Map<String, OtmLoad> loads = new ConcurrentHashMap<>();
+    /** Per OTM: the last report applied and the reply, to answer a resent report without applying it twice. */
+    private final Map<String, Exchanged> lastExchange = new ConcurrentHashMap<>();
+    /** OTMs declared failed in this term: their heartbeats are answered DECLARED_FAILED. */
+    private final Set<String> failedOtms = ConcurrentHashMap.newKeySet();
+    /**
+     * After taking over: the OTMs whose CTS claims the timestamp service still waits for (live ones
+     * until their first exchange, failed ones until recovered). Guarded by itself.
+     */
+    private final Set<String> claimsPending = new HashSet<>();
+    private boolean claimsComplete;
+
+    private record Exchanged(long sequence, HeartbeatResponse response) {
+    }
 
     private Master(MasterConfig config, LongSupplier clockMs) throws Exception {
         this.config = config;
@@ -110,6 +146,7 @@ public final class Master implements AutoCloseable {
                 new ArrayBlockingQueue<>(config.limits().opensInFlightMax() + config.limits().otmsMax()),
                 daemon("master-" + config.masterId() + "-io"));
         this.latch = new LeaderLatch(zk, paths.master(), config.masterId());
+        this.http = new ProtocolServer(ProtocolServerConfig.defaults(config.host(), config.port()), new MasterEndpoint(this));
     }
 
     /**
@@ -121,6 +158,7 @@ public final class Master implements AutoCloseable {
     public static Master start(MasterConfig config, LongSupplier clockMs) throws Exception {
         Master master = new Master(Objects.requireNonNull(config, "config"), Objects.requireNonNull(clockMs, "clockMs"));
         try {
+            master.http.start();
             master.zk.start();
             if (!master.zk.blockUntilConnected(Math.max(10_000, config.zkSessionTimeoutMs()), TimeUnit.MILLISECONDS)) {
                 throw new TimeoutException("cannot reach ZooKeeper at " + config.zkConnect() + "; check the connect string");
@@ -157,6 +195,88 @@ public final class Master implements AutoCloseable {
 
     public String masterId() {
         return config.masterId();
+    }
+
+    /** The port the master's endpoint listens on. */
+    public int port() {
+        return http.port();
+    }
+
+    /** The snapshot the timestamp service announces, or -1 when not active. */
+    public long snapshotCts() {
+        TimestampService ts = timestamps;
+        return ts == null ? -1 : ts.snapshotCts();
+    }
+
+    /** The last CTS issued, or -1 when not active. */
+    public long issuedUpToCts() {
+        TimestampService ts = timestamps;
+        return ts == null ? -1 : ts.issuedUpToCts();
+    }
+
+    /** The load each OTM last reported. */
+    public Map<String, OtmLoad> loads() {
+        return Map.copyOf(loads);
+    }
+
+    // ---------------------------------------------------------------- heartbeats (endpoint threads)
+
+    /**
+     * One OTM's heartbeat: the timestamp exchange, its load, and proof of life. A report already
+     * applied (the OTM resends it when the reply was lost) is answered with the same reply.
+     */
+    HeartbeatResponse heartbeat(HeartbeatRequest request) {
+        TimestampService ts = timestamps;
+        if (!active || ts == null) {
+            throw new ElasTrasException(ErrorCode.NOT_SERVING, "master " + config.masterId()
+                    + " is not the active master; the active one is announced at " + paths.activeMaster());
+        }
+        String otmId = request.otmId();
+        if (failedOtms.contains(otmId)) {
+            throw new ElasTrasException(ErrorCode.DECLARED_FAILED, "OTM " + otmId + " was declared failed; its partitions"
+                    + " are recovered elsewhere and it must not serve again under this id");
+        }
+        if (ts.fenced()) {
+            post(term, () -> abdicate("another master advanced the timestamp high-water mark"));
+            throw new ElasTrasException(ErrorCode.NOT_SERVING, "master " + config.masterId() + " was superseded");
+        }
+        Exchanged previous = lastExchange.get(otmId);
+        if (previous != null && previous.sequence() == request.sequence()) {
+            lastHeartbeatMs.put(otmId, clockMs.getAsLong());
+            return previous.response();
+        }
+        if (previous != null && request.sequence() < previous.sequence()) {
+            throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "report " + request.sequence() + " of OTM " + otmId
+                    + " is older than report " + previous.sequence() + ", already applied");
+        }
+        TimestampReply reply;
+        try {
+            reply = ts.exchange(otmId, request.timestamps());
+        } catch (RejectedReportException e) {
+            throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "the timestamp report of OTM " + otmId
+                    + " was refused: " + e.getMessage());
+        }
+        HeartbeatResponse response = new HeartbeatResponse(config.masterId(), reply);
+        lastExchange.put(otmId, new Exchanged(request.sequence(), response));
+        lastHeartbeatMs.put(otmId, clockMs.getAsLong());
+        if (request.load() != null) {
+            loads.put(otmId, request.load());
+        }
+        claimSettled(otmId);
+        return response;
+    }
+
+    /** {@code otmId} claimed its CTSs (exchanged) or was recovered; the inherited rest is released once all have. */
+    private void claimSettled(String otmId) {
+        TimestampService ts = timestamps;
+        synchronized (claimsPending) {
+            if (claimsComplete || !claimsPending.remove(otmId) || !claimsPending.isEmpty() || ts == null) {
+                return;
+            }
+            claimsComplete = true;
+        }
+        ts.inheritedClaimsComplete();
+        LOG.info(() -> "every OTM has claimed its timestamps: the snapshot may pass the inherited CTSs");
     }
 
     // ---------------------------------------------------------------- admin API
@@ -270,6 +390,10 @@ public final class Master implements AutoCloseable {
         LOG.info(() -> "master " + config.masterId() + " elected (term " + myTerm + "); rebuilding from ZooKeeper");
         state = new ClusterState(config.limits(), clockMs.getAsLong());
         schemas.clear();
+        lastHeartbeatMs.clear();
+        lastExchange.clear();
+        failedOtms.clear();
+        loads.clear();
         try {
             zk.createContainers(paths.otms());
         } catch (Exception e) {
@@ -302,6 +426,11 @@ public final class Master implements AutoCloseable {
             for (PartitionRecord r : loaded.partitions()) {
                 apply(myTerm, new ClusterEvent.PartitionRegistered(r));
             }
+            if (myTerm != term) {
+                return;
+            }
+            startTimestamps(myTerm);
+            announce();
             active = true;
             LOG.info(() -> "master " + config.masterId() + " active: " + loaded.databases().size() + " databases, "
                     + loaded.partitions().size() + " partitions, live OTMs " + state.liveOtms());
@@ -312,6 +441,56 @@ public final class Master implements AutoCloseable {
                     rebuild(myTerm);
                 }
             }, REBUILD_RETRY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Loop thread: starts the timestamp service (above the persisted high-water mark) and notes
+     * whose CTS claims it must wait for before the snapshot may pass the inherited ones.
+     */
+    private void startTimestamps(long myTerm) throws Exception {
+        long writerId = (System.nanoTime() << 16) ^ config.masterId().hashCode() ^ myTerm;
+        TimestampService ts = TimestampService.start(new ZkHighWaterMarkStore(zk, paths, writerId), config.timestamps());
+        long now = clockMs.getAsLong();
+        synchronized (claimsPending) {
+            claimsPending.clear();
+            claimsComplete = false;
+            claimsPending.addAll(state.liveOtms());
+            for (String otmId : failedOtms) {
+                claimsPending.add(otmId);
+                ts.otmFailed(otmId);
+            }
+        }
+        for (String otmId : state.liveOtms()) {
+            lastHeartbeatMs.putIfAbsent(otmId, now);
+        }
+        timestamps = ts;
+        synchronized (claimsPending) {
+            if (claimsPending.isEmpty()) {
+                claimsComplete = true;
+                ts.inheritedClaimsComplete();
+            }
+        }
+    }
+
+    /** Loop thread: announces this master's address for the OTMs' heartbeats (an ephemeral node). */
+    private void announce() throws Exception {
+        byte[] data = json.writeValueAsBytes(Map.of("masterId", config.masterId(), "host", config.host(), "port", http.port()));
+        try {
+            zk.delete().forPath(paths.activeMaster());
+        } catch (KeeperException.NoNodeException gone) {
+            // The usual case: the previous master's session ended with its node.
+        }
+        zk.create().withMode(CreateMode.EPHEMERAL).forPath(paths.activeMaster(), data);
+    }
+
+    /** Whether the active-master node is this master's. */
+    private boolean announced() {
+        try {
+            byte[] data = zk.getData().forPath(paths.activeMaster());
+            return config.masterId().equals(json.readTree(data).path("masterId").asText(null));
+        } catch (Exception e) {
+            return false;
         }
     }
 
@@ -328,6 +507,14 @@ public final class Master implements AutoCloseable {
         }
         active = false;
         state = null;
+        timestamps = null;
+        if (announced()) {
+            try {
+                zk.delete().forPath(paths.activeMaster());
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "withdrawing the announcement", e);
+            }
+        }
         if (membership != null) {
             membership.close();
             membership = null;
@@ -355,6 +542,7 @@ public final class Master implements AutoCloseable {
             JsonNode registration = json.readTree(node.getData());
             String host = registration.path("host").asText(null);
             int port = registration.path("port").asInt(0);
+            lastHeartbeatMs.putIfAbsent(id, clockMs.getAsLong());
             apply(myTerm, new ClusterEvent.OtmJoined(id, host, port));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, ...}", e);
@@ -362,7 +550,10 @@ public final class Master implements AutoCloseable {
     }
 
     private void otmGone(long myTerm, String id) {
-        LOG.warning(() -> "OTM " + id + " is gone (its znode vanished): fencing it, then reassigning its partitions");
+        if (state == null || !state.liveOtms().contains(id)) {
+            return; // Already declared failed (its znode vanishes when it is fenced).
+        }
+        LOG.warning(() -> "OTM " + id + " is gone: fencing it, then reassigning its partitions");
         OtmClient client = clients.remove(id);
         if (client != null) {
             client.close();
@@ -371,9 +562,25 @@ public final class Master implements AutoCloseable {
     }
 
     private void tick() {
-        if (state != null) {
-            apply(term, new ClusterEvent.Tick(clockMs.getAsLong()));
+        if (state == null) {
+            return;
         }
+        long now = clockMs.getAsLong();
+        if (active) {
+            for (String otmId : state.liveOtms()) {
+                Long last = lastHeartbeatMs.get(otmId);
+                // Until its first exchange with this master an OTM gets a longer grace: it may be
+                // starting, or still looking for the new master after a failover.
+                long timeout = lastExchange.containsKey(otmId) ? config.heartbeatTimeoutMs()
+                        : Math.max(config.heartbeatTimeoutMs(), FIRST_HEARTBEAT_GRACE_MS);
+                if (last != null && now - last > timeout) {
+                    LOG.warning(() -> "OTM " + otmId + " sent no heartbeat for " + (now - last) + " ms (timeout "
+                            + timeout + " ms): declaring it failed");
+                    otmGone(term, otmId);
+                }
+            }
+        }
+        apply(term, new ClusterEvent.Tick(now));
     }
 
     // ---------------------------------------------------------------- decisions
@@ -399,6 +606,7 @@ public final class Master implements AutoCloseable {
 
     private void carryOut(long myTerm, Decision d) {
         if (d instanceof Decision.FenceOtm f) {
+            declareFailed(f.otmId());
             submit(() -> fence(myTerm, f.otmId()), () -> post(myTerm,
                     () -> apply(myTerm, new ClusterEvent.FenceFailed(f.otmId(), "IO queue full"))));
         } else if (d instanceof Decision.OpenPartition o) {
@@ -409,9 +617,35 @@ public final class Master implements AutoCloseable {
             LOG.info(() -> "partition " + u.partitionId() + " unassigned: its owner " + u.formerOwner() + " failed");
         } else if (d instanceof Decision.OtmIgnored i) {
             LOG.warning(() -> "OTM " + i.otmId() + " ignored: " + i.reason());
+        } else if (d instanceof Decision.OtmRecovered r) {
+            TimestampService ts = timestamps;
+            if (ts != null) {
+                ts.otmRecovered(r.otmId());
+            }
+            LOG.info(() -> "OTM " + r.otmId() + " recovered: fenced, and its partitions serve elsewhere");
+            claimSettled(r.otmId());
         } else if (d instanceof Decision.PartitionParked p) {
             LOG.severe(() -> "partition " + p.partitionId() + " parked after failing to open on " + p.otmId()
                     + ": " + p.lastReason() + "; an operator must act");
+        }
+    }
+
+    /** Loop thread: from now on {@code otmId} gets no timestamps and its heartbeats are refused. */
+    private void declareFailed(String otmId) {
+        if (!failedOtms.add(otmId)) {
+            return;
+        }
+        lastHeartbeatMs.remove(otmId);
+        lastExchange.remove(otmId);
+        loads.remove(otmId);
+        TimestampService ts = timestamps;
+        if (ts != null) {
+            ts.otmFailed(otmId);
+            synchronized (claimsPending) {
+                if (!claimsComplete) {
+                    claimsPending.add(otmId);
+                }
+            }
         }
     }
 
@@ -526,6 +760,11 @@ public final class Master implements AutoCloseable {
         }
         loop.shutdownNow();
         io.shutdownNow();
+        try {
+            http.close();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "closing the endpoint failed", e);
+        }
         zk.close();
         try {
             dfs.close();

@@ -3,6 +3,7 @@ package org.elastras.master.cluster;
 import java.net.URI;
 import java.util.Objects;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.master.timestamp.TimestampServiceConfig;
 
 /**
  * How one master process is started. Immutable; validated at construction.
@@ -15,11 +16,19 @@ import org.elastras.catalog.meta.ZkPaths;
  * @param tickMs how often retries that are due are sent
  * @param otmRequestTimeoutMs how long one admin call to an OTM (an open recovers from the DFS) may take
  * @param limits the bounds of the cluster logic
+ * @param host the address the master's endpoint (heartbeats, admin) listens on
+ * @param port its port, 0 for any free one
+ * @param heartbeatTimeoutMs an OTM silent this long is declared failed (fenced, its partitions
+ *     reassigned), even while its ZooKeeper session lives
+ * @param timestamps the timestamp service's bounds
  */
 public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI dfs, int zkSessionTimeoutMs,
-        long tickMs, long otmRequestTimeoutMs, ClusterLimits limits) {
+        long tickMs, long otmRequestTimeoutMs, ClusterLimits limits, String host, int port, long heartbeatTimeoutMs,
+        TimestampServiceConfig timestamps) {
 
-    public static final int DEFAULT_SESSION_TIMEOUT_MS = 4_000;
+    /** Short, so that a standby takes over within about this long after the active master dies. */
+    public static final int DEFAULT_SESSION_TIMEOUT_MS = 2_000;
+    public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
     public static final long DEFAULT_TICK_MS = 50;
     public static final long DEFAULT_OTM_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -42,11 +51,40 @@ public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI
             throw new IllegalArgumentException("otmRequestTimeoutMs must be in [100, 3600000], got " + otmRequestTimeoutMs);
         }
         Objects.requireNonNull(limits, "limits");
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("the master's listen address is required, e.g. 127.0.0.1");
+        }
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
+        }
+        if (heartbeatTimeoutMs < 100 || heartbeatTimeoutMs > 600_000) {
+            throw new IllegalArgumentException("heartbeatTimeoutMs must be in [100, 600000], got " + heartbeatTimeoutMs);
+        }
+        Objects.requireNonNull(timestamps, "timestamps");
     }
 
     /** A config with every default. */
     public static MasterConfig defaults(String masterId, String zkConnect, String zkRoot, URI dfs) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_TICK_MS,
-                DEFAULT_OTM_REQUEST_TIMEOUT_MS, ClusterLimits.DEFAULT);
+                DEFAULT_OTM_REQUEST_TIMEOUT_MS, ClusterLimits.DEFAULT, "127.0.0.1", 0, DEFAULT_HEARTBEAT_TIMEOUT_MS,
+                TimestampServiceConfig.defaults());
+    }
+
+    /** This config listening on {@code host:port}. */
+    public MasterConfig withAddress(String host, int port) {
+        return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
+                host, port, heartbeatTimeoutMs, timestamps);
+    }
+
+    /** This config with another heartbeat timeout. */
+    public MasterConfig withHeartbeatTimeoutMs(long ms) {
+        return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
+                host, port, ms, timestamps);
+    }
+
+    /** This config with another ZooKeeper session timeout. */
+    public MasterConfig withZkSessionTimeoutMs(int ms) {
+        return new MasterConfig(masterId, zkConnect, zkRoot, dfs, ms, tickMs, otmRequestTimeoutMs, limits,
+                host, port, heartbeatTimeoutMs, timestamps);
     }
 }

@@ -186,9 +186,40 @@ class ClusterStateTest {
         // The open sent to the dead OTM answers late.
         assertTrue(on(new OpenDone(1, "otm-a", 1)).isEmpty());
         assertEquals(PartitionState.OPENING, state.partitions().get(0).state());
-        assertTrue(on(new OpenDone(1, "otm-b", 2)).isEmpty());
+        assertEquals(List.of(new Decision.OtmRecovered("otm-a")), on(new OpenDone(1, "otm-b", 2)),
+                "otm-a's only partition serves again: it is recovered");
         assertEquals(PartitionState.SERVING, state.partitions().get(0).state());
         assertEquals(0, state.opensInFlight());
+    }
+
+    @Test
+    void aLostOtmIsRecoveredOnlyOnceFencedAndEveryPartitionItOwnedServesAgain() {
+        on(new OtmJoined("otm-a", "h", 1));
+        on(new OtmJoined("otm-b", "h", 2));
+        on(new OtmJoined("otm-c", "h", 3));
+        on(new PartitionRegistered(partition(1)));
+        on(new PartitionRegistered(partition(2)));
+        on(new PartitionRegistered(partition(3)));
+        on(new OpenDone(1, "otm-a", 1));
+        on(new OpenDone(2, "otm-b", 1));
+        on(new OpenDone(3, "otm-c", 1));
+        on(new PartitionRegistered(partition(4)));
+        on(new OpenDone(4, "otm-a", 1));
+
+        on(new OtmLost("otm-a"));
+        assertTrue(state.recovering("otm-a"));
+        Map<Long, String> reopened = opens(on(new FenceDone("otm-a")));
+        assertEquals(2, reopened.size());
+        List<Long> ids = List.copyOf(reopened.keySet());
+        assertTrue(on(new OpenDone(ids.get(0), reopened.get(ids.get(0)), 2)).isEmpty(), "one of two partitions is back");
+        assertTrue(state.recovering("otm-a"));
+        assertEquals(List.of(new Decision.OtmRecovered("otm-a")), on(new OpenDone(ids.get(1), reopened.get(ids.get(1)), 2)));
+        assertFalse(state.recovering("otm-a"));
+
+        // An OTM that owned nothing is recovered as soon as it is fenced.
+        on(new OtmJoined("otm-d", "h", 4));
+        on(new OtmLost("otm-d"));
+        assertEquals(List.of(new Decision.OtmRecovered("otm-d")), on(new FenceDone("otm-d")));
     }
 
     @Test

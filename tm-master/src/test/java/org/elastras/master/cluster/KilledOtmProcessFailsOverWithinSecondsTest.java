@@ -63,7 +63,7 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
             try {
                 for (String id : List.of("otm-b", "otm-c")) {
                     survivors.add(OtmNode.start(new OtmConfig(id, zk.getConnectString(), "/elastras", dfs.toUri(),
-                            "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS)));
+                            "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS).inCluster()));
                 }
                 master = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras", dfs.toUri()));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

@@ -84,7 +84,7 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         zk = new TestingServer(true);
         for (String id : List.of("otm-1", "otm-2", "otm-3")) {
             otms.put(id, OtmNode.start(new OtmConfig(id, zk.getConnectString(), "/elastras", temp.resolve("dfs").toUri(),
-                    "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS)));
+                    "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS).inCluster()));
         }
         for (String id : List.of("master-1", "master-2")) {
             masters.add(Master.start(MasterConfig.defaults(id, zk.getConnectString(), "/elastras",

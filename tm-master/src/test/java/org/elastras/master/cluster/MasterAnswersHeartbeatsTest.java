@@ -1,0 +1,68 @@
+package org.elastras.master.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.elastras.client.MasterClient;
+import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.CtsRange;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.HeartbeatRequest;
+import org.elastras.client.protocol.HeartbeatResponse;
+import org.elastras.client.protocol.OtmLoad;
+import org.elastras.client.protocol.PartitionLoad;
+import org.elastras.client.protocol.TimestampReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The master's heartbeat endpoint over a real socket: ranges, snapshot, resent reports, standbys. */
+class MasterAnswersHeartbeatsTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void theActiveMasterHandsOutRangesAndAResentReportIsAnsweredTheSame() throws Exception {
+        try (TestingServer zk = new TestingServer(true);
+                Master active = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras",
+                        temp.resolve("dfs").toUri()))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!active.active()) {
+                assertTrue(System.nanoTime() < deadline, "master never became active");
+                Thread.sleep(10);
+            }
+            try (Master standby = Master.start(MasterConfig.defaults("master-2", zk.getConnectString(), "/elastras",
+                            temp.resolve("dfs").toUri()));
+                    MasterClient client = new MasterClient("127.0.0.1", active.port(), OtmClientConfig.defaults());
+                    MasterClient toStandby = new MasterClient("127.0.0.1", standby.port(), OtmClientConfig.defaults())) {
+                HeartbeatResponse first = client.heartbeat(new HeartbeatRequest("otm-x", 1, TimestampReport.first(), null));
+                assertEquals("master-1", first.masterId());
+                CtsRange range = first.timestamps().newRange();
+                assertNotNull(range);
+                assertEquals(first, client.heartbeat(new HeartbeatRequest("otm-x", 1, TimestampReport.first(), null)),
+                        "a resent report is answered with the same reply");
+
+                TimestampReport used = new TimestampReport(range, range.sizeCts(), List.of(range), List.of(), List.of(range));
+                OtmLoad load = new OtmLoad(0.25, 1_000, 2_000, List.of(new PartitionLoad(7, 10, 1)));
+                HeartbeatResponse second = client.heartbeat(new HeartbeatRequest("otm-x", 2, used, load));
+                assertEquals(load, active.loads().get("otm-x"));
+                assertTrue(second.timestamps().newRange().firstCts() > range.lastCts());
+                assertEquals(range.lastCts(), second.timestamps().snapshotCts(), "the used range is readable");
+
+                ElasTrasException stale = assertThrows(ElasTrasException.class,
+                        () -> client.heartbeat(new HeartbeatRequest("otm-x", 1, TimestampReport.first(), null)));
+                assertEquals(ErrorCode.MALFORMED_REQUEST, stale.code());
+                ElasTrasException notActive = assertThrows(ElasTrasException.class,
+                        () -> toStandby.heartbeat(new HeartbeatRequest("otm-y", 1, TimestampReport.first(), null)));
+                assertEquals(ErrorCode.NOT_SERVING, notActive.code());
+            }
+        }
+    }
+}
