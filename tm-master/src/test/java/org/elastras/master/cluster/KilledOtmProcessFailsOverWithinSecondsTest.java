@@ -3,9 +3,6 @@ package org.elastras.master.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -30,20 +24,19 @@ import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.PartitionStatus;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.otm.server.OtmConfig;
-import org.elastras.otm.server.OtmMain;
 import org.elastras.otm.server.OtmNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An OTM in its own JVM is killed with SIGKILL: nothing closes its session, so the master learns
- * of the failure only when ZooKeeper expires it (the OTM's default session timeout, on a server
- * with ZooKeeper's usual 2 s tick so that timeout is granted). Measures kill -> all its partitions
+ * of the failure when its heartbeats stop for the heartbeat timeout or ZooKeeper expires its
+ * session (the OTM's default session timeout, on a server with ZooKeeper's usual 2 s tick so that
+ * timeout is granted), whichever comes first. Measures kill -> all its partitions
  * serving on the other OTMs, and checks that every acknowledged commit is there.
  */
 class KilledOtmProcessFailsOverWithinSecondsTest {
 
-    private static final Pattern READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
     private static final long FAILOVER_BOUND_MS = 20_000;
 
     @TempDir
@@ -57,7 +50,8 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
             watcher.start();
             Path dfs = temp.resolve("dfs");
             // "otm-a" sorts first, so the least-loaded rule gives it partitions 1 and 4 of 5.
-            Process killed = startOtmProcess("otm-a", zk.getConnectString(), dfs);
+            OtmProcess otmA = OtmProcess.start("otm-a", zk.getConnectString(), dfs, temp);
+            Process killed = otmA.process();
             List<OtmNode> survivors = new ArrayList<>();
             Master master = null;
             try {
@@ -87,7 +81,7 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
                     }
                 }
                 assertEquals(Set.of(1L, 4L), onKilled);
-                killedPort = readyPort;
+                killedPort = otmA.port();
 
                 // Acknowledged commits that live only in the killed OTM's log.
                 try (OtmClient client = new OtmClient("127.0.0.1", killedPort)) {
@@ -120,9 +114,10 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
                 }
                 long servingAt = System.nanoTime();
                 System.out.printf("FAILOVER: OTM process otm-a killed (SIGKILL) -> its partitions %s serving on the"
-                        + " others in %d ms: %d ms until ZooKeeper expired its session (timeout %d ms), %d ms for the"
-                        + " master to fence and reopen%n", onKilled, (servingAt - killedAt) / 1_000_000,
-                        (expiredAt - killedAt) / 1_000_000, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS,
+                        + " others in %d ms: %d ms until its znode was gone (heartbeat timeout %d ms or ZooKeeper session"
+                        + " timeout %d ms, whichever came first), %d ms for the master to fence and reopen%n", onKilled,
+                        (servingAt - killedAt) / 1_000_000, (expiredAt - killedAt) / 1_000_000,
+                        MasterConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS,
                         (servingAt - expiredAt) / 1_000_000);
 
                 try (OtmClient bank = new OtmClient("127.0.0.1", owners.get(1L).port());
@@ -145,37 +140,6 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
                 survivors.forEach(OtmNode::close);
             }
         }
-    }
-
-    private volatile int readyPort = -1;
-
-    private Process startOtmProcess(String otmId, String zkConnect, Path dfs) throws Exception {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), OtmMain.class.getName(),
-                "--id", otmId, "--zk", zkConnect, "--dfs", dfs.toUri().toString(), "--port", "0");
-        Path log = temp.resolve(otmId + ".log");
-        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-        CompletableFuture<Integer> ready = CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    Matcher m = READY.matcher(line);
-                    if (m.find()) {
-                        return Integer.parseInt(m.group(2));
-                    }
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            throw new IllegalStateException("OTM process exited before it was ready; see " + log);
-        });
-        try {
-            readyPort = ready.get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            process.destroyForcibly();
-            throw new IllegalStateException("OTM " + otmId + " did not start; see " + log, e);
-        }
-        return process;
     }
 
     private static Map<Long, OtmNode> servedBy(List<OtmNode> otms) {
