@@ -38,6 +38,8 @@ final class MasterLink implements AutoCloseable {
     static final long LOAD_PERIOD_MS = 1_000;
     /** Bound on one exchange: a dead master must not hold up the next attempt for long. */
     private static final int EXCHANGE_TIMEOUT_MS = 2_000;
+    /** Least time between the starts of two exchanges. */
+    private static final long EXCHANGE_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Most warnings logged per minute about an unreachable master. */
     private static final long WARN_INTERVAL_MS = 5_000;
 
@@ -58,6 +60,7 @@ final class MasterLink implements AutoCloseable {
     private MasterClient master;
     private String masterId;
     private long lastLoadMs = Long.MIN_VALUE / 2;
+    private long lastStartNanos = System.nanoTime() - EXCHANGE_SPACING_NANOS;
     private long lastWarnMs = Long.MIN_VALUE / 2;
     private volatile long lastExchangeMs = -1;
     private volatile long exchanges;
@@ -111,6 +114,12 @@ final class MasterLink implements AutoCloseable {
             if (closed) {
                 return;
             }
+            // However much it is wanted, at most one exchange per EXCHANGE_SPACING_NANOS.
+            long sinceLast = System.nanoTime() - lastStartNanos;
+            if (sinceLast < EXCHANGE_SPACING_NANOS) {
+                LockSupport.parkNanos(this, EXCHANGE_SPACING_NANOS - sinceLast);
+            }
+            lastStartNanos = System.nanoTime();
             if (!exchangeOnce()) {
                 // Failed: do not spin against a dead master; the next attempt comes after a period.
                 sleepQuietly(Math.max(periodMs, 20));

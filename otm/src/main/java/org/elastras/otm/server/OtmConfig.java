@@ -25,7 +25,7 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         boolean standalone, int heartbeatMs) {
 
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 4_000;
-    public static final int DEFAULT_HEARTBEAT_MS = 5;
+    public static final int DEFAULT_HEARTBEAT_MS = 2;
 
     /** A standalone OTM (no master, local timestamps); see {@link #inCluster()}. */
     public OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs) {

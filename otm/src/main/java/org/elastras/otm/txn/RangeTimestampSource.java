@@ -25,6 +25,11 @@ import org.elastras.client.protocol.TimestampReport;
  * everywhere. Transactions read at it; the global snapshot is kept for the cross-partition reads
  * to come and for monitoring.
  *
+ * <p>Each report seals the current range: it reports the untaken rest unused at once, and no CTS is
+ * taken until the reply brings the next range (commits arriving meanwhile wait about one round
+ * trip). So every range is finished one exchange after it was issued, and the global snapshot
+ * trails the newest commit by about one heartbeat period instead of two.
+ *
  * <p>Reports are applied once: a report stays the one in flight, and is sent again unchanged, until
  * the master accepts it ({@link #accepted}); what finishes meanwhile waits for the next one.
  *
@@ -45,6 +50,10 @@ public final class RangeTimestampSource implements TimestampSource {
     private CtsRange current;
     /** Guarded by lock: the next CTS of {@link #current} to hand out (past its end when used up). */
     private long nextCts;
+    /** Guarded by lock: the last CTS of {@link #current} that may be handed out (below nextCts once sealed). */
+    private long limitCts;
+    /** Guarded by lock: callers waiting for a range. */
+    private int waiters;
     /** Guarded by lock: the highest CTS a caller of {@link #liftAbove} needs a range above, 0 if none. */
     private long wantAbove;
     /** Guarded by lock: CTSs received and not yet reported in an accepted report. */
@@ -91,7 +100,7 @@ public final class RangeTimestampSource implements TimestampSource {
     }
 
     private boolean hasCts() {
-        return current != null && nextCts <= current.lastCts();
+        return current != null && nextCts <= limitCts;
     }
 
     private interface LockedCondition {
@@ -101,6 +110,7 @@ public final class RangeTimestampSource implements TimestampSource {
     /** Lock held: waits up to {@link #ctsWaitMs} for {@code condition}, asking for an exchange. */
     private void awaitRange(LockedCondition condition) {
         long remaining = TimeUnit.MILLISECONDS.toNanos(ctsWaitMs);
+        waiters++;
         try {
             while (!condition.holds()) {
                 exchangeNow.run();
@@ -115,6 +125,8 @@ public final class RangeTimestampSource implements TimestampSource {
             Thread.currentThread().interrupt();
             throw new TransactionException(TransactionException.Reason.OVERLOADED, false,
                     "interrupted while waiting for a commit timestamp");
+        } finally {
+            waiters--;
         }
     }
 
@@ -149,12 +161,17 @@ public final class RangeTimestampSource implements TimestampSource {
             }
             wantAbove = Math.max(wantAbove, cts);
             long remaining = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-            while (current == null || current.firstCts() <= cts) {
-                exchangeNow.run();
-                if (remaining <= 0) {
-                    return false;
+            waiters++;
+            try {
+                while (current == null || current.firstCts() <= cts) {
+                    exchangeNow.run();
+                    if (remaining <= 0) {
+                        return false;
+                    }
+                    remaining = rangeArrived.awaitNanos(remaining);
                 }
-                remaining = rangeArrived.awaitNanos(remaining);
+            } finally {
+                waiters--;
             }
             return true;
         } finally {
@@ -166,7 +183,7 @@ public final class RangeTimestampSource implements TimestampSource {
     public boolean exchangeWanted() {
         lock.lock();
         try {
-            return !hasCts() || (wantAbove > 0 && current.firstCts() <= wantAbove);
+            return (waiters > 0 && !hasCts()) || (wantAbove > 0 && (current == null || current.firstCts() <= wantAbove));
         } finally {
             lock.unlock();
         }
@@ -199,7 +216,11 @@ public final class RangeTimestampSource implements TimestampSource {
         lock.lock();
         try {
             if (inFlight == null) {
-                long taken = current == null ? 0 : Math.min(nextCts, current.lastCts() + 1) - current.firstCts();
+                long taken = current == null ? 0 : nextCts - current.firstCts();
+                if (current != null && nextCts <= limitCts) {
+                    unused.add(nextCts, limitCts);
+                }
+                limitCts = nextCts - 1; // sealed until the reply
                 List<CtsRange> readableNow = readable.take(REPORT_RANGES_MAX);
                 List<CtsRange> unusedNow = unused.take(REPORT_RANGES_MAX);
                 inFlight = new TimestampReport(current, taken, readableNow, unusedNow, owed.list());
@@ -249,18 +270,12 @@ public final class RangeTimestampSource implements TimestampSource {
     }
 
     private void switchTo(CtsRange range) {
-        long localFrom;
-        if (current == null) {
-            localFrom = snapshots.snapshot() + 1;
-        } else {
-            localFrom = nextCts;
-            if (nextCts <= current.lastCts()) {
-                unused.add(nextCts, current.lastCts());
-            }
-        }
+        // The untaken rest of the current range was reported unused when the report sealed it.
+        long localFrom = current == null ? snapshots.snapshot() + 1 : nextCts;
         owed.add(range);
         current = range;
         nextCts = range.firstCts();
+        limitCts = range.lastCts();
         if (wantAbove > 0 && range.firstCts() > wantAbove) {
             wantAbove = 0;
         }

@@ -34,7 +34,7 @@ class RangeTimestampSourceTest {
         TransactionException e = assertThrows(TransactionException.class, source::next);
         assertEquals(TransactionException.Reason.OVERLOADED, e.reason());
         assertTrue(exchangesAsked.get() >= 1);
-        assertTrue(source.exchangeWanted());
+        assertFalse(source.exchangeWanted(), "the caller gave up; nobody waits");
     }
 
     @Test
@@ -52,41 +52,44 @@ class RangeTimestampSourceTest {
         source.applied(101);
         assertEquals(102, tracker.snapshot());
 
+        assertEquals(103, source.next());
+        source.unused(103);
         RangeTimestampSource.NumberedReport second = source.nextReport();
         assertEquals(2, second.sequence());
         TimestampReport r = second.report();
         assertEquals(new CtsRange(101, 110), r.latestRangeReceived());
-        assertEquals(2, r.takenCount());
+        assertEquals(3, r.takenCount());
         assertEquals(List.of(new CtsRange(101, 102)), r.readableRanges());
-        assertEquals(List.of(), r.unusedRanges());
+        assertEquals(List.of(new CtsRange(103, 110)), r.unusedRanges(), "103 dropped; the report seals 104..110");
         assertEquals(List.of(new CtsRange(101, 110)), r.owedRanges());
+        assertThrows(TransactionException.class, source::next, "sealed: no CTS until the reply");
 
-        // The exchange failed: the same report goes again, even though more finished meanwhile.
-        assertEquals(103, source.next());
-        source.unused(103);
+        // The exchange failed: the same report goes again.
         RangeTimestampSource.NumberedReport retry = source.nextReport();
         assertEquals(2, retry.sequence());
         assertEquals(r, retry.report());
 
         source.accepted(2, range(201, 220, 102));
         assertEquals(102, source.globalSnapshot());
-        assertEquals(200, tracker.snapshot(), "the untaken rest of the old range and the gap below the new one are finished here");
+        assertEquals(200, tracker.snapshot(), "the sealed rest of the old range and the gap below the new one are finished here");
+        assertEquals(201, source.next());
 
         TimestampReport third = source.nextReport().report();
-        assertEquals(List.of(new CtsRange(103, 110)), third.unusedRanges(), "103 dropped, 104..110 never taken");
-        assertEquals(List.of(new CtsRange(103, 110), new CtsRange(201, 220)), third.owedRanges());
+        assertEquals(List.of(new CtsRange(202, 220)), third.unusedRanges());
+        assertEquals(List.of(new CtsRange(201, 220)), third.owedRanges(), "101..110 were all reported in report 2");
         assertEquals(new CtsRange(201, 220), third.latestRangeReceived());
-        assertEquals(0, third.takenCount());
+        assertEquals(1, third.takenCount());
     }
 
     @Test
-    void aWithheldRangeKeepsTheCurrentOne() {
+    void aWithheldRangeLeavesNoTimestampUntilTheNextExchange() {
         source.nextReport();
         source.accepted(1, range(11, 20, 0));
+        assertEquals(11, source.next());
         source.nextReport();
         source.accepted(2, new TimestampReply(null, 5, WithheldReason.OTM_BACKLOG));
         assertEquals(new CtsRange(11, 20), source.currentRange());
-        assertEquals(11, source.next());
+        assertThrows(TransactionException.class, source::next, "the range was sealed by the report");
         assertEquals(5, source.globalSnapshot());
     }
 
@@ -99,7 +102,7 @@ class RangeTimestampSourceTest {
         source.nextReport();
         source.accepted(2, range(601, 700, 10));
         assertTrue(source.liftAbove(500, 0));
-        assertFalse(source.exchangeWanted());
+        assertFalse(source.exchangeWanted(), "nobody waits");
         assertEquals(600, tracker.snapshot());
         assertEquals(601, source.next());
     }
