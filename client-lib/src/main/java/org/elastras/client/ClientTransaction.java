@@ -1,8 +1,12 @@
 package org.elastras.client;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.catalog.schema.TableSchema;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DeleteRequest;
@@ -13,12 +17,15 @@ import org.elastras.client.protocol.GetResponse;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
+import org.elastras.client.protocol.WireValues;
 
 /**
  * An interactive transaction on the one partition that holds a root key: reads see a snapshot
  * (at least the session's last commit) plus the transaction's own writes; writes are buffered at
  * the OTM until {@link #commit}. Rows are maps of column name to value; keys are lists of the
- * primary key values in key order. Every table touched must be of the partition's database, and
+ * primary key values in key order. Values read are of their column's Java type (BIGINT a
+ * {@code Long}, INT an {@code Integer}, DECIMAL a {@code BigDecimal}, ...; see docs/catalog.md),
+ * whatever form the wire carried them in. Every table touched must be of the partition's database, and
  * every key must fall in the partition (a CHILD key starts with the root key).
  *
  * <p>Not thread-safe: one thread uses it, from {@code transaction(...)} to commit, abort or close.
@@ -38,14 +45,17 @@ public final class ClientTransaction implements AutoCloseable {
     private final Router router;
     private final Session session;
     private final PartitionLocation location;
+    private final DatabaseSchema schema;
     private final long txnId;
     private final long snapshotCts;
     private State state = State.OPEN;
 
-    ClientTransaction(Router router, Session session, PartitionLocation location, long txnId, long snapshotCts) {
+    ClientTransaction(Router router, Session session, PartitionLocation location, DatabaseSchema schema, long txnId,
+            long snapshotCts) {
         this.router = router;
         this.session = session;
         this.location = location;
+        this.schema = schema;
         this.txnId = txnId;
         this.snapshotCts = snapshotCts;
     }
@@ -63,7 +73,7 @@ public final class ClientTransaction implements AutoCloseable {
     /** The row of {@code table} with primary key {@code key}, if it exists in this transaction's view. */
     public Optional<Map<String, Object>> get(String table, List<?> key) {
         GetResponse r = send("get", otm -> otm.get(new GetRequest(txnId, table, List.copyOf(key))));
-        return r.found() ? Optional.of(r.row()) : Optional.empty();
+        return r.found() ? Optional.of(typed(table, r.row())) : Optional.empty();
     }
 
     /** Inserts or replaces a whole row (the primary key columns are required). */
@@ -84,7 +94,26 @@ public final class ClientTransaction implements AutoCloseable {
     public List<Map<String, Object>> scan(String table, List<?> fromKey, List<?> toKey, int limit) {
         ScanResponse r = send("scan", otm -> otm.scan(new ScanRequest(txnId, table,
                 fromKey == null ? null : List.copyOf(fromKey), toKey == null ? null : List.copyOf(toKey), limit)));
-        return r.rows();
+        return r.rows().stream().map(row -> typed(table, row)).toList();
+    }
+
+    /** A row as read from the wire, with each value converted to its column's Java type. */
+    private Map<String, Object> typed(String table, Map<String, Object> row) {
+        TableSchema t = schema.findTable(table).orElse(null);
+        if (t == null) {
+            return row; // The OTM knew the table, the cached schema does not: pass it on as it came.
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : row.entrySet()) {
+            Object value = e.getValue();
+            int index = t.columnIndex(e.getKey());
+            if (index >= 0 && value != null) {
+                Column c = t.columns().get(index);
+                value = WireValues.toColumnValue("table " + t.name(), c, value);
+            }
+            out.put(e.getKey(), value);
+        }
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     /**

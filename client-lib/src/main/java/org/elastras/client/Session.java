@@ -69,10 +69,11 @@ public final class Session {
         byte[] key = router.encodeRootKey(database, rootKey, started);
         String what = "begin on " + database + " root key " + rootKey;
         // A begin whose answer was lost leaves at most an idle transaction, which the OTM expires: safe to resend.
+        var schema = router.locator().schema(database);
         return router.run(what, database, key, Router.Resend.SAFE, started, (location, otm) -> {
             BeginResponse r = otm.begin(new BeginRequest(location.database(), location.partitionId(),
                     Isolation.SERIALIZABLE, lastCommitCts.get()));
-            return new ClientTransaction(router, this, location, r.txnId(), r.snapshotCts());
+            return new ClientTransaction(router, this, location, schema, r.txnId(), r.snapshotCts());
         });
     }
 
