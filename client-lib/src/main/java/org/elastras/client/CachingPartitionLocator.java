@@ -1,6 +1,8 @@
 package org.elastras.client;
 
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.protocol.ElasTrasException;
@@ -19,15 +21,26 @@ final class CachingPartitionLocator implements PartitionLocator {
     private final CatalogReader reader;
     private final LocationCache cache;
     private final LongSupplier nanoTime;
+    private final Consumer<Set<String>> liveOtmsListener;
     /** Held while reading the catalog (never while holding the cache's monitor). */
     private final ReentrantLock reading = new ReentrantLock();
     /** Catalog reads done, for tests and metrics. Guarded by {@link #reading}. */
     private long reads;
 
-    CachingPartitionLocator(CatalogReader reader, int locationsMax, LongSupplier nanoTime) {
+    /**
+     * @param liveOtmsListener told the ids of the live OTMs after every catalog read (the client
+     *     closes its connections to the others)
+     */
+    CachingPartitionLocator(CatalogReader reader, int locationsMax, LongSupplier nanoTime,
+            Consumer<Set<String>> liveOtmsListener) {
         this.reader = reader;
         this.cache = new LocationCache(locationsMax);
         this.nanoTime = nanoTime;
+        this.liveOtmsListener = liveOtmsListener;
+    }
+
+    CachingPartitionLocator(CatalogReader reader, int locationsMax, LongSupplier nanoTime) {
+        this(reader, locationsMax, nanoTime, live -> { });
     }
 
     @Override
@@ -76,6 +89,7 @@ final class CachingPartitionLocator implements PartitionLocator {
     private CatalogSnapshot read(String database) {
         CatalogSnapshot snapshot = reader.read(database);
         cache.put(snapshot);
+        liveOtmsListener.accept(snapshot.liveOtms().keySet());
         reads++;
         lastReadAtNanos = nanoTime.getAsLong();
         return snapshot;

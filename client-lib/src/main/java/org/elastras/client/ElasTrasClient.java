@@ -3,6 +3,7 @@ package org.elastras.client;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -36,13 +37,19 @@ public final class ElasTrasClient implements AutoCloseable {
     private final Router router;
     private final Session session;
 
-    ElasTrasClient(CuratorFramework zk, PartitionLocator locator, ElasTrasClientConfig config, ClientClock clock) {
+    /**
+     * A client over {@code locator} (given the connections to tell about OTMs that went away) and
+     * the system clock. Package-private: tests build one over a scripted catalog.
+     */
+    ElasTrasClient(CuratorFramework zk, Function<OtmConnections, PartitionLocator> locator,
+            ElasTrasClientConfig config, ClientClock clock) {
         this.zk = zk;
         OtmClientConfig otmConfig = new OtmClientConfig(config.connectTimeoutMs(), config.requestTimeoutMs(),
                 ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 4_096, 16);
         OtmConnections connections = new OtmConnections(config.otmConnectionsMax(),
                 (host, port) -> new OtmClient(host, port, otmConfig));
-        this.router = new Router(locator, connections, config.retryPolicy(), clock, new Random(config.jitterSeed()));
+        this.router = new Router(locator.apply(connections), connections, config.retryPolicy(), clock,
+                new Random(config.jitterSeed()));
         this.session = new Session(router);
     }
 
@@ -79,9 +86,9 @@ public final class ElasTrasClient implements AutoCloseable {
             zk.close();
             throw e;
         }
-        PartitionLocator locator = new CachingPartitionLocator(new ZkCatalogReader(zk, new ZkPaths(config.zkRoot())),
-                config.cachedLocationsMax(), System::nanoTime);
-        return new ElasTrasClient(zk, locator, config, ClientClock.SYSTEM);
+        ZkCatalogReader reader = new ZkCatalogReader(zk, new ZkPaths(config.zkRoot()));
+        return new ElasTrasClient(zk, connections -> new CachingPartitionLocator(reader, config.cachedLocationsMax(),
+                System::nanoTime, connections::retainOnly), config, ClientClock.SYSTEM);
     }
 
     /** A new session of this client, with its own "read your writes" horizon. */

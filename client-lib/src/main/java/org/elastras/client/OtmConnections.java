@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
@@ -137,6 +138,22 @@ final class OtmConnections implements AutoCloseable {
                 toClose.add(lease.client);
             }
         }
+    }
+
+    /**
+     * Retires the connections of OTMs not in {@code liveOtmIds} (their registration is gone: they
+     * failed or stopped), as seen by a catalog read.
+     */
+    void retainOnly(Set<String> liveOtmIds) {
+        List<OtmClient> toClose = new ArrayList<>();
+        synchronized (this) {
+            for (Lease lease : new ArrayList<>(open.values())) {
+                if (!liveOtmIds.contains(lease.otmId)) {
+                    retireLocked(lease, toClose);
+                }
+            }
+        }
+        toClose.forEach(OtmClient::close);
     }
 
     /** OTMs with a connection handed out now or available. */
