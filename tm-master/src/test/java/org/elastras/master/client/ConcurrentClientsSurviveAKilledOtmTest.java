@@ -37,8 +37,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three clients with two threads each increment counters on every partition of LEDGER while the
- * OTM process serving some of them is killed with SIGKILL. No error reaches the application: the
+ * Three clients with three threads each increment counters on every partition of LEDGER while the
+ * OTM process serving some of them is killed with SIGKILL: one thread of each client calls a
+ * stored procedure, one an idempotent one, one runs read-modify-write interactive transactions
+ * with {@code runInTransaction}. No error reaches the application: the
  * failover shows as latency. Afterwards every counter holds exactly its acknowledged increments,
  * give or take the increments reported as {@link OutcomeUnknownException} (in flight at the kill,
  * counted as "maybe"); the threads that call the idempotent procedure (which records a request id)
@@ -48,10 +50,14 @@ class ConcurrentClientsSurviveAKilledOtmTest {
 
     private static final Pattern READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
     private static final int CLIENTS = 3;
-    private static final int THREADS_PER_CLIENT = 2;
-    private static final int OPS_BEFORE_KILL_MIN = 20;
+    private static final int THREADS_PER_CLIENT = 3;
+    private static final int OPS_BEFORE_KILL_MIN = 10;
     private static final int[] PLAIN_ACCOUNTS = {50, 150, 250, 350};
     private static final int[] IDEMPOTENT_ACCOUNTS = {60, 160, 260, 360};
+    private static final int[] TRANSACTION_ACCOUNTS = {70, 170, 270, 370};
+
+    /** How a worker increments. */
+    private enum Kind { CALL, IDEMPOTENT_CALL, TRANSACTION }
     private static final long FAILOVER_BOUND_MS = 25_000;
 
     @TempDir
@@ -96,7 +102,7 @@ class ConcurrentClientsSurviveAKilledOtmTest {
                 ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString());
                 clients.add(client);
                 for (int t = 0; t < THREADS_PER_CLIENT; t++) {
-                    workers.add(new Worker(client, "c" + c + "t" + t, t % 2 == 1, new Random(31L * c + t)));
+                    workers.add(new Worker(client, "c" + c + "t" + t, Kind.values()[t], new Random(31L * c + t)));
                 }
             }
             workers.forEach(Worker::start);
@@ -117,7 +123,7 @@ class ConcurrentClientsSurviveAKilledOtmTest {
                 Thread.sleep(20);
             }
             long failoverMs = (System.nanoTime() - killedAt) / 1_000_000;
-            Thread.sleep(1_000); // Some work after the failover too.
+            Thread.sleep(500); // Some work after the failover too.
             stopping = true;
             for (Worker w : workers) {
                 w.join(TimeUnit.SECONDS.toMillis(40));
@@ -134,7 +140,7 @@ class ConcurrentClientsSurviveAKilledOtmTest {
             long acked = 0;
             long unknown = 0;
             try (ElasTrasClient reader = ElasTrasClient.connect(zk.getConnectString())) {
-                for (int a : PLAIN_ACCOUNTS) {
+                for (int a : concat(PLAIN_ACCOUNTS, TRANSACTION_ACCOUNTS)) {
                     long total = ((Number) reader.call("LEDGER", "total", List.of(a), List.of(a))).longValue();
                     long ack = count(acknowledged, a);
                     long may = count(maybe, a);
@@ -168,6 +174,12 @@ class ConcurrentClientsSurviveAKilledOtmTest {
         }
     }
 
+    private static int[] concat(int[] a, int[] b) {
+        int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     private static long count(Map<Integer, LongAdder> counts, int account) {
         LongAdder n = counts.get(account);
         return n == null ? 0 : n.sum();
@@ -176,16 +188,16 @@ class ConcurrentClientsSurviveAKilledOtmTest {
     /** One application thread: increments until told to stop, never giving up on its own. */
     private final class Worker extends Thread {
         private final ElasTrasClient client;
-        private final boolean idempotent;
+        private final Kind kind;
         private final Random random;
         volatile int ops;
         volatile int opsAfterKill;
 
-        Worker(ElasTrasClient client, String name, boolean idempotent, Random random) {
+        Worker(ElasTrasClient client, String name, Kind kind, Random random) {
             super(name);
             setDaemon(true);
             this.client = client;
-            this.idempotent = idempotent;
+            this.kind = kind;
             this.random = random;
         }
 
@@ -193,15 +205,25 @@ class ConcurrentClientsSurviveAKilledOtmTest {
         public void run() {
             int n = 0;
             while (!stopping) {
-                int[] accounts = idempotent ? IDEMPOTENT_ACCOUNTS : PLAIN_ACCOUNTS;
+                int[] accounts = switch (kind) {
+                    case CALL -> PLAIN_ACCOUNTS;
+                    case IDEMPOTENT_CALL -> IDEMPOTENT_ACCOUNTS;
+                    case TRANSACTION -> TRANSACTION_ACCOUNTS;
+                };
                 int a = accounts[random.nextInt(accounts.length)];
                 boolean afterKill = killed;
                 long started = System.nanoTime();
                 try {
-                    if (idempotent) {
-                        client.callIdempotent("LEDGER", "incrementOnce", List.of(a), List.of(a, getName() + "-" + n++));
-                    } else {
-                        client.call("LEDGER", "increment", List.of(a), List.of(a));
+                    switch (kind) {
+                        case CALL -> client.call("LEDGER", "increment", List.of(a), List.of(a));
+                        case IDEMPOTENT_CALL -> client.callIdempotent("LEDGER", "incrementOnce", List.of(a),
+                                List.of(a, getName() + "-" + n++));
+                        case TRANSACTION -> client.runInTransaction("LEDGER", List.of(a), txn -> {
+                            long total = txn.get("ACCOUNT", List.of(a)).map(r -> (Long) r.get("TOTAL")).orElse(0L);
+                            txn.put("ACCOUNT", Map.of("A_ID", a, "TOTAL", total + 1));
+                            return total + 1;
+                        });
+                        default -> throw new IllegalStateException();
                     }
                     acknowledged.computeIfAbsent(a, k -> new LongAdder()).increment();
                 } catch (OutcomeUnknownException e) {
