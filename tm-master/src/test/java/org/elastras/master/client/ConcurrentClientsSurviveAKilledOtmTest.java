@@ -52,6 +52,7 @@ class ConcurrentClientsSurviveAKilledOtmTest {
     private static final int CLIENTS = 3;
     private static final int THREADS_PER_CLIENT = 3;
     private static final int OPS_BEFORE_KILL_MIN = 10;
+    private static final int OPS_AFTER_KILL_MIN = 5;
     private static final int[] PLAIN_ACCOUNTS = {50, 150, 250, 350};
     private static final int[] IDEMPOTENT_ACCOUNTS = {60, 160, 260, 360};
     private static final int[] TRANSACTION_ACCOUNTS = {70, 170, 270, 370};
@@ -123,7 +124,13 @@ class ConcurrentClientsSurviveAKilledOtmTest {
                 Thread.sleep(20);
             }
             long failoverMs = (System.nanoTime() - killedAt) / 1_000_000;
-            Thread.sleep(500); // Some work after the failover too.
+            // Every thread gets some work done after the failover too (its request in flight at the
+            // kill may still be backing off when the partitions serve again).
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (workers.stream().anyMatch(w -> w.opsAfterKill < OPS_AFTER_KILL_MIN && w.isAlive())) {
+                assertTrue(System.nanoTime() < deadline, "workers stalled after the failover: " + errors);
+                Thread.sleep(10);
+            }
             stopping = true;
             for (Worker w : workers) {
                 w.join(TimeUnit.SECONDS.toMillis(40));
@@ -131,9 +138,6 @@ class ConcurrentClientsSurviveAKilledOtmTest {
             }
 
             assertEquals(List.of(), errors, "errors reached the application");
-            for (Worker w : workers) {
-                assertTrue(w.opsAfterKill > 0, w.getName() + " did nothing after the kill");
-            }
             assertTrue(latencyMsMax.get() >= 1_000, "no request waited out the failover (max latency "
                     + latencyMsMax.get() + " ms): the test did not exercise it");
 
@@ -211,7 +215,6 @@ class ConcurrentClientsSurviveAKilledOtmTest {
                     case TRANSACTION -> TRANSACTION_ACCOUNTS;
                 };
                 int a = accounts[random.nextInt(accounts.length)];
-                boolean afterKill = killed;
                 long started = System.nanoTime();
                 try {
                     switch (kind) {
@@ -234,8 +237,8 @@ class ConcurrentClientsSurviveAKilledOtmTest {
                 }
                 latencyMsMax.accumulateAndGet((System.nanoTime() - started) / 1_000_000, Math::max);
                 ops++;
-                if (afterKill) {
-                    opsAfterKill++;
+                if (killed) {
+                    opsAfterKill++; // Completed after the kill.
                 }
                 try {
                     Thread.sleep(2);
