@@ -1,10 +1,14 @@
 package org.elastras.master.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -15,6 +19,7 @@ import org.elastras.client.ClientTransaction;
 import org.elastras.client.ElasTrasClient;
 import org.elastras.client.OtmClient;
 import org.elastras.client.PartitionLocation;
+import org.elastras.client.TransactionAbortedException;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
@@ -27,13 +32,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A partition moves while the client has its old location cached: closed on one OTM, opened on
- * another, and the catalog updated only a while later (no master: the test plays it, writing the
- * partition map as the master does). The client's next requests meet NOT_OWNER, read the catalog
+ * Partitions change owner under the client, with no master: the test plays it, opening and closing
+ * partitions on the OTMs and writing the partition map as the master does.
+ *
+ * <p>A partition moves while the client has its old location cached: closed on one OTM, opened on
+ * another, and the catalog updated only a while later. The client's next requests meet NOT_OWNER, read the catalog
  * again until it names the new owner, and succeed there with every earlier write; no error
  * surfaces.
  */
-class StaleLocationAfterAMoveIsCorrectedTest {
+class ClientFollowsMovedAndOrphanedPartitionsTest {
 
     private static final long CATALOG_LAG_MS = 300;
 
@@ -108,6 +115,68 @@ class StaleLocationAfterAMoveIsCorrectedTest {
             }
             assertEquals(6L, number(ClientTestCluster.readDirect(destination.port(), 2, "ACCOUNT", List.of(150))
                     .row().get("TOTAL")));
+        }
+    }
+
+    /**
+     * A transaction's OTM stops before the commit (after a write): the next request of the
+     * transaction fails with a retryable {@link TransactionAbortedException}, and
+     * {@code runInTransaction} runs the body again at the partition's next owner, where the first
+     * run's write never happened.
+     */
+    @Test
+    void aTransactionWhoseOtmStopsBeforeCommitIsAbortedAndRunAgainElsewhere() throws Exception {
+        try (TestingServer zk = new TestingServer(true);
+                CuratorFramework admin = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100));
+                OtmNode doomed = startOtm("otm-1", zk);
+                OtmNode heir = startOtm("otm-2", zk)) {
+            admin.start();
+            AssignmentStore map = new AssignmentStore(admin, ZkPaths.defaults());
+            SchemaSpec schema = SchemaSpec.of(LedgerProcedures.schema());
+            PartitionRecord only = new PartitionRecord("LEDGER", 1, null, null, "otm-1", 1);
+            map.createDatabase(schema, List.of(only));
+            try (OtmClient o = new OtmClient("127.0.0.1", doomed.port())) {
+                o.registerDatabase(new RegisterDatabaseRequest(schema));
+                o.openPartition(new OpenPartitionRequest("LEDGER", 1, null, null));
+            }
+            try (ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString())) {
+                // A plain transaction first: its OTM stops under it, and the failure says "run it again".
+                ClientTransaction txn = client.transaction("LEDGER", List.of(7));
+                txn.put("ACCOUNT", Map.of("A_ID", 7, "TOTAL", 500L));
+                doomed.close();
+                TransactionAbortedException aborted = assertThrows(TransactionAbortedException.class,
+                        () -> txn.put("ACCOUNT", Map.of("A_ID", 8, "TOTAL", 1L)));
+                assertTrue(aborted.retryable(), aborted.toString());
+                assertFalse(txn.isOpen());
+                assertThrows(IllegalStateException.class, txn::commit, "an aborted transaction cannot commit");
+
+                // The partition comes back on the heir a while later (the test plays the master).
+                CompletableFuture<Void> reassign = CompletableFuture.runAsync(() -> {
+                    try {
+                        Thread.sleep(CATALOG_LAG_MS);
+                        try (OtmClient h = new OtmClient("127.0.0.1", heir.port())) {
+                            h.registerDatabase(new RegisterDatabaseRequest(schema));
+                            h.openPartition(new OpenPartitionRequest("LEDGER", 1, null, null));
+                        }
+                        map.load();
+                        map.write(only.assignedTo("otm-2"));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                AtomicInteger runs = new AtomicInteger();
+                long total = client.runInTransaction("LEDGER", List.of(7), t -> {
+                    runs.incrementAndGet();
+                    long before = t.get("ACCOUNT", List.of(7)).map(r -> (Long) r.get("TOTAL")).orElse(0L);
+                    t.put("ACCOUNT", Map.of("A_ID", 7, "TOTAL", before + 1));
+                    return before + 1;
+                });
+                reassign.join();
+                assertEquals(1L, total, "the aborted transaction's write of 500 never happened");
+                assertTrue(runs.get() >= 1, "runs " + runs.get());
+                assertEquals("otm-2", client.locate("LEDGER", List.of(7)).otmId());
+                assertEquals(1L, number(client.call("LEDGER", "total", List.of(7), List.of(7))));
+            }
         }
     }
 
