@@ -33,12 +33,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Partitions change owner under the client, with no master: the test plays it, opening and closing
- * partitions on the OTMs and writing the partition map as the master does.
- *
- * <p>A partition moves while the client has its old location cached: closed on one OTM, opened on
- * another, and the catalog updated only a while later. The client's next requests meet NOT_OWNER, read the catalog
- * again until it names the new owner, and succeed there with every earlier write; no error
- * surfaces.
+ * partitions on the OTMs and writing the partition map as the master does. No error reaches the
+ * application in either case:
+ * <ul>
+ *   <li>a partition moves while the client has its old location cached (closed on one OTM, opened
+ *       on another, the catalog updated a while later): requests meet NOT_OWNER, read the catalog
+ *       again until it names the new owner, and succeed there with every earlier write;</li>
+ *   <li>a transaction's OTM stops before its commit: the transaction is aborted with a retryable
+ *       error, and {@code runInTransaction} runs it again at the next owner.</li>
+ * </ul>
  */
 class ClientFollowsMovedAndOrphanedPartitionsTest {
 
