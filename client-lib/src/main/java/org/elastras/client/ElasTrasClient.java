@@ -1,0 +1,167 @@
+package org.elastras.client;
+
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.ProtocolCodec;
+
+/**
+ * The application's client of an ElasTraS cluster: stored procedures and interactive transactions
+ * addressed by database and root key, never by partition or OTM. It finds the partition that holds
+ * the root key in the catalog, caches where it is served, keeps one connection per OTM, and when a
+ * partition moves or its OTM fails it looks the partition up again and retries within the retry
+ * deadline, so a failover shows as latency, not as an error. Requests that may have committed
+ * before their answer was lost are never re-sent on their own ({@link OutcomeUnknownException}).
+ *
+ * <p>Thread-safe; make one per application and share it. Close it at the end.
+ *
+ * <p>Session consistency: the methods here use one {@link Session} shared by all threads of the
+ * client, so every request reads what any earlier commit of this client wrote, on any OTM. Use
+ * {@link #newSession()} for independent sessions.
+ *
+ * <p>Errors (all {@link ElasTrasException}): {@code UNKNOWN_DATABASE}, {@code TYPE_MISMATCH} for
+ * root-key values that do not match the database's root key, the server's own errors for bad
+ * requests, {@link OutcomeUnknownException}, {@link TransactionAbortedException} (interactive
+ * transactions), {@link RetriesExhaustedException} when the deadline passed.
+ */
+public final class ElasTrasClient implements AutoCloseable {
+
+    private final CuratorFramework zk;
+    private final Router router;
+    private final Session session;
+
+    /**
+     * A client over {@code locator} (given the connections to tell about OTMs that went away) and
+     * the system clock. Package-private: tests build one over a scripted catalog.
+     */
+    ElasTrasClient(CuratorFramework zk, Function<OtmConnections, PartitionLocator> locator,
+            ElasTrasClientConfig config, ClientClock clock) {
+        this.zk = zk;
+        OtmClientConfig otmConfig = new OtmClientConfig(config.connectTimeoutMs(), config.requestTimeoutMs(),
+                ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 4_096, 16);
+        OtmConnections connections = new OtmConnections(config.otmConnectionsMax(),
+                (host, port) -> new OtmClient(host, port, otmConfig));
+        this.router = new Router(locator.apply(connections), connections, config.retryPolicy(), clock,
+                new Random(config.jitterSeed()));
+        this.session = new Session(router);
+    }
+
+    /** A client of the cluster whose ZooKeeper ensemble is {@code zkConnect}, with default settings. */
+    public static ElasTrasClient connect(String zkConnect) {
+        return connect(zkConnect, ElasTrasClientConfig.defaults());
+    }
+
+    /**
+     * A client of the cluster whose ZooKeeper ensemble is {@code zkConnect} ("host:port,...").
+     *
+     * @throws ElasTrasException {@code UNREACHABLE} if ZooKeeper cannot be reached within
+     *     {@link ElasTrasClientConfig#zkConnectTimeoutMs()}
+     */
+    public static ElasTrasClient connect(String zkConnect, ElasTrasClientConfig config) {
+        if (zkConnect == null || zkConnect.isBlank()) {
+            throw new IllegalArgumentException("zkConnect is missing; give the ZooKeeper ensemble, e.g. 127.0.0.1:2181");
+        }
+        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(zkConnect)
+                .sessionTimeoutMs(config.zkSessionTimeoutMs())
+                .connectionTimeoutMs((int) Math.min(config.zkConnectTimeoutMs(), 15_000))
+                .retryPolicy(new ExponentialBackoffRetry(100, 3, 1_000)).build();
+        zk.start();
+        try {
+            if (!zk.blockUntilConnected((int) config.zkConnectTimeoutMs(), TimeUnit.MILLISECONDS)) {
+                throw new ElasTrasException(ErrorCode.UNREACHABLE, "cannot reach ZooKeeper at " + zkConnect + " within "
+                        + config.zkConnectTimeoutMs() + " ms; check the address and that ZooKeeper runs");
+            }
+        } catch (InterruptedException e) {
+            zk.close();
+            Thread.currentThread().interrupt();
+            throw new ElasTrasException(ErrorCode.UNREACHABLE, "interrupted while connecting to ZooKeeper at " + zkConnect, e);
+        } catch (RuntimeException e) {
+            zk.close();
+            throw e;
+        }
+        ZkCatalogReader reader = new ZkCatalogReader(zk, new ZkPaths(config.zkRoot()));
+        return new ElasTrasClient(zk, connections -> new CachingPartitionLocator(reader, config.cachedLocationsMax(),
+                System::nanoTime, connections::retainOnly), config, ClientClock.SYSTEM);
+    }
+
+    /** A new session of this client, with its own "read your writes" horizon. */
+    public Session newSession() {
+        return new Session(router);
+    }
+
+    /** The session the client's own methods use (shared by all its threads). */
+    public Session session() {
+        return session;
+    }
+
+    /**
+     * Runs stored procedure {@code procedure} of {@code database} on the partition holding
+     * {@code rootKey} (the values of the root table's key columns, in order; empty for a
+     * single-partition database) with {@code args}, and returns its result. Retried on routing
+     * errors, overload and conflicts; if the answer is lost after sending, throws
+     * {@link OutcomeUnknownException} instead of re-sending.
+     *
+     * @throws ElasTrasException {@code PROCEDURE_ABORTED} if it rolled back on purpose,
+     *     {@code UNKNOWN_PROCEDURE}, and the others of the class comment
+     */
+    public Object call(String database, String procedure, List<?> rootKey, List<?> args) {
+        return session.call(database, procedure, rootKey, args);
+    }
+
+    /**
+     * Like {@link #call}, for a procedure that is safe to run more than once (its second run has no
+     * further effect, e.g. it records a request id and skips work already done): also re-sent when
+     * an answer was lost.
+     */
+    public Object callIdempotent(String database, String procedure, List<?> rootKey, List<?> args) {
+        return session.callIdempotent(database, procedure, rootKey, args);
+    }
+
+    /**
+     * Begins an interactive transaction on the partition holding {@code rootKey} (begin is
+     * retried like a call). Close it (try-with-resources) or commit it.
+     */
+    public ClientTransaction transaction(String database, List<?> rootKey) {
+        return session.transaction(database, rootKey);
+    }
+
+    /**
+     * Runs {@code body} in a transaction on the partition holding {@code rootKey} and commits it,
+     * running it again in a new transaction when it was aborted for a reason that a retry may fix
+     * (a conflict, a move, its OTM failing before the commit), within the retry deadline and
+     * attempt bound. A commit whose answer was lost is not re-run: {@link OutcomeUnknownException}.
+     *
+     * @return what {@code body} returned in the run that committed
+     */
+    public <T> T runInTransaction(String database, List<?> rootKey, TransactionBody<T> body) {
+        return session.runInTransaction(database, rootKey, body);
+    }
+
+    /** Where the partition holding {@code rootKey} is served now, as far as the client knows. */
+    public PartitionLocation locate(String database, List<?> rootKey) {
+        long started = router.clock().nanoTime();
+        byte[] key = router.encodeRootKey(database, rootKey, started);
+        return router.run("locate " + database + " root key " + rootKey, database, key, Router.Resend.SAFE, started,
+                (location, otm) -> location);
+    }
+
+    /** Closes every OTM connection and the ZooKeeper session; calls in flight fail. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            router.connections().close();
+            router.locator().close();
+        } finally {
+            if (zk != null) {
+                zk.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.elastras.master.client;
+
+import java.util.List;
+import java.util.Map;
+import org.elastras.catalog.schema.ColumnType;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.otm.server.ProcedureLibrary;
+import org.elastras.otm.txn.Procedure;
+import org.elastras.otm.txn.ProcedureAbort;
+
+/**
+ * The test database LEDGER and its stored procedures, loaded by every OTM of the client's end-to-end
+ * tests (in-process or child process) through {@code META-INF/services}.
+ *
+ * <p>LEDGER is tree-partitioned by account: ACCOUNT(A_ID INT, TOTAL BIGINT) is the root table,
+ * RECEIPT(A_ID, R_ID VARCHAR(64), TOTAL) a child holding the request ids already applied.
+ */
+public final class LedgerProcedures implements ProcedureLibrary {
+
+    static final String DATABASE = "LEDGER";
+
+    static DatabaseSchema schema() {
+        return DatabaseSchema.tree(DATABASE)
+                .root("ACCOUNT", t -> t.column("A_ID", ColumnType.INT).column("TOTAL", ColumnType.BIGINT).key("A_ID"))
+                .child("RECEIPT", t -> t.column("A_ID", ColumnType.INT).column("R_ID", ColumnType.varchar(64))
+                        .column("TOTAL", ColumnType.BIGINT).key("A_ID", "R_ID"))
+                .build();
+    }
+
+    @Override
+    public String database() {
+        return DATABASE;
+    }
+
+    @Override
+    public Map<String, Procedure> procedures() {
+        return Map.of(
+                // increment(a): adds one to account a (creating it at 1); returns the new total. Not idempotent.
+                "increment", (txn, args) -> {
+                    int a = ((Number) args.get(0)).intValue();
+                    List<Object> row = txn.get("ACCOUNT", List.of(a));
+                    long total = (row == null ? 0 : (Long) row.get(1)) + 1;
+                    txn.put("ACCOUNT", List.of(a, total));
+                    return total;
+                },
+                // incrementOnce(a, requestId): like increment, but a request id already applied changes
+                // nothing and returns the total it produced then. Idempotent.
+                "incrementOnce", (txn, args) -> {
+                    int a = ((Number) args.get(0)).intValue();
+                    String requestId = (String) args.get(1);
+                    List<Object> receipt = txn.get("RECEIPT", List.of(a, requestId));
+                    if (receipt != null) {
+                        return receipt.get(2);
+                    }
+                    List<Object> row = txn.get("ACCOUNT", List.of(a));
+                    long total = (row == null ? 0 : (Long) row.get(1)) + 1;
+                    txn.put("ACCOUNT", List.of(a, total));
+                    txn.put("RECEIPT", List.of(a, requestId, total));
+                    return total;
+                },
+                // total(a): the account's total, 0 if it does not exist.
+                "total", (txn, args) -> {
+                    List<Object> row = txn.get("ACCOUNT", List.of(((Number) args.get(0)).intValue()));
+                    return row == null ? 0L : row.get(1);
+                },
+                // refuse(a): rolls back on purpose after writing.
+                "refuse", (txn, args) -> {
+                    txn.put("ACCOUNT", List.of(((Number) args.get(0)).intValue(), -1L));
+                    throw new ProcedureAbort("refused on purpose");
+                });
+    }
+}
