@@ -1,8 +1,12 @@
 package org.elastras.client;
 
 import java.net.URI;
+import org.elastras.client.protocol.CreateDatabaseRequest;
+import org.elastras.client.protocol.CreateDatabaseResponse;
 import org.elastras.client.protocol.HeartbeatRequest;
 import org.elastras.client.protocol.HeartbeatResponse;
+import org.elastras.client.protocol.ListPartitionsRequest;
+import org.elastras.client.protocol.ListPartitionsResponse;
 import org.elastras.client.protocol.Operation;
 
 /**
@@ -27,6 +31,16 @@ public final class MasterClient implements AutoCloseable {
     /** An OTM's heartbeat and timestamp exchange. */
     public HeartbeatResponse heartbeat(HeartbeatRequest request) {
         return transport.call(Operation.HEARTBEAT, request, HeartbeatResponse.class);
+    }
+
+    /** Admin: creates a database or tenant (active master only). */
+    public CreateDatabaseResponse createDatabase(CreateDatabaseRequest request) {
+        return transport.call(Operation.CREATE_DATABASE, request, CreateDatabaseResponse.class);
+    }
+
+    /** Admin: the partitions, with owners and states (active master only). */
+    public ListPartitionsResponse listPartitions(ListPartitionsRequest request) {
+        return transport.call(Operation.LIST_PARTITIONS, request, ListPartitionsResponse.class);
     }
 
     /** Closes the connection; calls in flight fail. Idempotent. */

@@ -10,8 +10,8 @@ import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterConfig;
 
 /**
- * The master process: {@code elastras master --zk CONNECT --dfs URI [--id ID] [--zk-root PATH]}.
- * Joins the election, prints {@code ELASTRAS-MASTER READY id=<id>} once connected and
+ * The master process: {@code elastras master --zk CONNECT --dfs URI [options]}. Joins the election,
+ * prints {@code ELASTRAS-MASTER READY id=<id> port=<port>} once connected and
  * {@code ELASTRAS-MASTER ACTIVE id=<id>} when elected, and stops cleanly on SIGTERM/Ctrl-C (a
  * standby then takes over).
  */
@@ -23,6 +23,12 @@ public final class MasterMain {
             "  --dfs URI          the OTMs' DFS root: file:/path or hdfs://namenode:port/path",
             "  --id ID            this master's id in the election (default master-1; unique among masters)",
             "  --zk-root PATH     root znode (default " + ZkPaths.DEFAULT_ROOT + ")",
+            "  --host HOST        address the endpoint (heartbeats, admin) listens on (default 127.0.0.1)",
+            "  --port PORT        its port (default 0: any free port)",
+            "  --heartbeat-timeout-ms MS  an OTM silent this long is declared failed (default "
+                    + MasterConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS + ")",
+            "  --zk-session-timeout-ms MS  this master's ZooKeeper session: a standby takes over about this long"
+                    + " after it dies (default " + MasterConfig.DEFAULT_SESSION_TIMEOUT_MS + ")",
             "  --help             this text",
             "  Any number of masters may run; one is elected, the others wait as standbys.");
 
@@ -55,7 +61,8 @@ public final class MasterMain {
             master.close();
             stopped.countDown();
         }, "master-shutdown"));
-        System.out.println("ELASTRAS-MASTER READY id=" + config.masterId() + " zk=" + config.zkConnect());
+        System.out.println("ELASTRAS-MASTER READY id=" + config.masterId() + " port=" + master.port() + " zk="
+                + config.zkConnect());
         System.out.flush();
         boolean announced = false;
         while (!stopped.await(100, TimeUnit.MILLISECONDS)) {
@@ -78,10 +85,15 @@ public final class MasterMain {
         String zk = null;
         String root = ZkPaths.DEFAULT_ROOT;
         String dfs = null;
+        String host = "127.0.0.1";
+        int port = 0;
+        long heartbeatTimeoutMs = MasterConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS;
+        int sessionTimeoutMs = MasterConfig.DEFAULT_SESSION_TIMEOUT_MS;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
-            if (!List.of("--id", "--zk", "--zk-root", "--dfs").contains(flag)) {
+            if (!List.of("--id", "--zk", "--zk-root", "--dfs", "--host", "--port", "--heartbeat-timeout-ms",
+                    "--zk-session-timeout-ms").contains(flag)) {
                 throw new IllegalArgumentException("unknown argument '" + flag + "' (see elastras master --help)");
             }
             if (rest.isEmpty()) {
@@ -93,6 +105,10 @@ public final class MasterMain {
                 case "--zk" -> zk = value;
                 case "--zk-root" -> root = value;
                 case "--dfs" -> dfs = value;
+                case "--host" -> host = value;
+                case "--port" -> port = number(flag, value);
+                case "--heartbeat-timeout-ms" -> heartbeatTimeoutMs = number(flag, value);
+                case "--zk-session-timeout-ms" -> sessionTimeoutMs = number(flag, value);
                 default -> throw new IllegalStateException("flag list and switch disagree on " + flag);
             }
         }
@@ -108,6 +124,15 @@ public final class MasterMain {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--dfs is not a URI: '" + dfs + "'");
         }
-        return MasterConfig.defaults(id, zk, root, dfsUri);
+        return MasterConfig.defaults(id, zk, root, dfsUri).withAddress(host, port).withHeartbeatTimeoutMs(heartbeatTimeoutMs)
+                .withZkSessionTimeoutMs(sessionTimeoutMs);
+    }
+
+    private static int number(String flag, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " needs a number, got '" + value + "'");
+        }
     }
 }

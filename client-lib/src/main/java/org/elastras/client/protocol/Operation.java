@@ -22,7 +22,11 @@ public enum Operation {
     LOAD_GLOBAL_TABLE("loadGlobalTable", LoadGlobalTableRequest.class, LoadGlobalTableResponse.class),
     STATUS("status", StatusRequest.class, StatusResponse.class),
     /** Master: an OTM's heartbeat and timestamp exchange. */
-    HEARTBEAT("heartbeat", HeartbeatRequest.class, HeartbeatResponse.class);
+    HEARTBEAT("heartbeat", HeartbeatRequest.class, HeartbeatResponse.class),
+    /** Master admin: create a database or tenant. */
+    CREATE_DATABASE("createDatabase", CreateDatabaseRequest.class, CreateDatabaseResponse.class),
+    /** Master admin: list partitions with owners and states. */
+    LIST_PARTITIONS("listPartitions", ListPartitionsRequest.class, ListPartitionsResponse.class);
 
     /** The path prefix of every operation. */
     public static final String PATH_PREFIX = "/v1/";

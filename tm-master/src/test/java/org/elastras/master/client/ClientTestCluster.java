@@ -38,7 +38,7 @@ final class ClientTestCluster implements AutoCloseable {
         try {
             for (String id : otmIds) {
                 otms.put(id, OtmNode.start(new OtmConfig(id, zk.getConnectString(), "/elastras",
-                        temp.resolve("dfs").toUri(), "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS)));
+                        temp.resolve("dfs").toUri(), "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS).inCluster()));
             }
             master = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras",
                     temp.resolve("dfs").toUri()));

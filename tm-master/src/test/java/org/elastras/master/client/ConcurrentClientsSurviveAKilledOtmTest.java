@@ -84,7 +84,7 @@ class ConcurrentClientsSurviveAKilledOtmTest {
             victim = startOtmProcess("otm-a", zk.getConnectString(), dfs);
             for (String id : List.of("otm-b", "otm-c")) {
                 survivors.add(OtmNode.start(new OtmConfig(id, zk.getConnectString(), "/elastras", dfs.toUri(),
-                        "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS)));
+                        "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS).inCluster()));
             }
             master = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras", dfs.toUri()));
             ClientTestCluster.awaitActive(master);
