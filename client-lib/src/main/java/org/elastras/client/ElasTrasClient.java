@@ -36,6 +36,8 @@ public final class ElasTrasClient implements AutoCloseable {
     private final CuratorFramework zk;
     private final Router router;
     private final Session session;
+    /** Null for a client built over a scripted catalog (tests). */
+    private final AdminClient admin;
 
     /**
      * A client over {@code locator} (given the connections to tell about OTMs that went away) and
@@ -44,6 +46,9 @@ public final class ElasTrasClient implements AutoCloseable {
     ElasTrasClient(CuratorFramework zk, Function<OtmConnections, PartitionLocator> locator,
             ElasTrasClientConfig config, ClientClock clock) {
         this.zk = zk;
+        this.admin = zk == null ? null : new AdminClient(zk, new ZkPaths(config.zkRoot()),
+                new OtmClientConfig(config.connectTimeoutMs(), Math.max(config.requestTimeoutMs(), 60_000),
+                        ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 64, 4), config.retryPolicy().deadlineMs());
         OtmClientConfig otmConfig = new OtmClientConfig(config.connectTimeoutMs(), config.requestTimeoutMs(),
                 ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 4_096, 16);
         OtmConnections connections = new OtmConnections(config.otmConnectionsMax(),
@@ -144,6 +149,14 @@ public final class ElasTrasClient implements AutoCloseable {
         return session.runInTransaction(database, rootKey, body);
     }
 
+    /** Admin calls (create databases and tenants, list partitions), sent to the active master. */
+    public AdminClient admin() {
+        if (admin == null) {
+            throw new IllegalStateException("this client has no cluster connection for admin calls");
+        }
+        return admin;
+    }
+
     /** Where the partition holding {@code rootKey} is served now, as far as the client knows. */
     public PartitionLocation locate(String database, List<?> rootKey) {
         long started = router.clock().nanoTime();
@@ -156,6 +169,9 @@ public final class ElasTrasClient implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (admin != null) {
+                admin.close();
+            }
             router.connections().close();
             router.locator().close();
         } finally {
