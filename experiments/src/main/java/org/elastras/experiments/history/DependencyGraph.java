@@ -78,7 +78,8 @@ final class DependencyGraph {
             if (from == to) {
                 return;
             }
-            Edge edge = edges.computeIfAbsent(((long) from << 32) | to, k -> new Edge());
+            // from * nodes + to, not from << 32 | to: Long.hashCode of the latter is from ^ to, which collides badly.
+            Edge edge = edges.computeIfAbsent((long) from * nodes + to, k -> new Edge());
             edge.kinds |= kind.bit();
             if (edge.keys[kind.ordinal()] == null) {
                 edge.keys[kind.ordinal()] = key;
@@ -97,9 +98,9 @@ final class DependencyGraph {
             byte[] kinds = new byte[pairs.length];
             String[] keys = new String[pairs.length * KINDS];
             for (int e = 0; e < pairs.length; e++) {
-                int from = (int) (pairs[e] >>> 32);
+                int from = (int) (pairs[e] / nodes);
                 offsets[from + 1]++;
-                targets[e] = (int) pairs[e];
+                targets[e] = (int) (pairs[e] % nodes);
                 Edge edge = edges.get(pairs[e]);
                 kinds[e] = (byte) edge.kinds;
                 System.arraycopy(edge.keys, 0, keys, e * KINDS, KINDS);
