@@ -65,6 +65,9 @@ public final class HistoryChecker {
     /** Longest rendering of one transaction inside an explanation, in characters. */
     private static final int TRANSACTION_TEXT_CHARS_MAX = 600;
 
+    /** Most edges of one cycle spelled out in its explanation (the anomaly keeps them all). */
+    private static final int CYCLE_STEPS_SHOWN_MAX = 40;
+
     private final Options options;
 
     public HistoryChecker() {
@@ -83,8 +86,9 @@ public final class HistoryChecker {
     private record WriteRef(int transaction, boolean finalForKey) {
     }
 
-    /** What one transaction did to one key: reads made before its first write of the key, and its writes in order. */
+    /** What one transaction did to one key: its reads, those made before its first write of the key, and its writes in order. */
     private static final class KeyAccess {
+        final List<MicroOp> reads = new ArrayList<>(1);
         final List<MicroOp> externalReads = new ArrayList<>(1);
         final List<Long> writes = new ArrayList<>(1);
         boolean list;
@@ -150,8 +154,11 @@ public final class HistoryChecker {
                     access.list = op.isListOp();
                     if (op.isWrite()) {
                         access.writes.add(writtenValue(op));
-                    } else if (access.writes.isEmpty()) {
-                        access.externalReads.add(op);
+                    } else {
+                        access.reads.add(op);
+                        if (access.writes.isEmpty()) {
+                            access.externalReads.add(op);
+                        }
                     }
                 }
                 for (Map.Entry<String, KeyAccess> entry : byKey.entrySet()) {
@@ -259,7 +266,7 @@ public final class HistoryChecker {
                     continue;
                 }
                 for (Map.Entry<String, KeyAccess> entry : accesses.get(t).entrySet()) {
-                    if (entry.getValue().list && hasListRead(t, entry.getKey())) {
+                    if (entry.getValue().list && !entry.getValue().reads.isEmpty()) {
                         readers.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(t);
                     }
                 }
@@ -267,29 +274,22 @@ public final class HistoryChecker {
             return readers;
         }
 
-        private boolean hasListRead(int t, String key) {
-            for (MicroOp op : transactions.get(t).ops()) {
-                if (op instanceof MicroOp.ReadList && op.key().equals(key)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
         private void addListEdges(String key, List<Integer> readers, DependencyGraph.Builder edges) {
             List<Long> longest = List.of();
             int longestReader = -1;
             for (int t : readers) {
-                for (MicroOp op : transactions.get(t).ops()) {
-                    if (op instanceof MicroOp.ReadList read && read.key().equals(key) && read.values().size() > longest.size()) {
-                        longest = read.values();
+                for (MicroOp op : accesses.get(t).get(key).reads) {
+                    List<Long> values = ((MicroOp.ReadList) op).values();
+                    if (values.size() > longest.size()) {
+                        longest = values;
                         longestReader = t;
                     }
                 }
             }
             for (int t : readers) {
-                for (MicroOp op : transactions.get(t).ops()) {
-                    if (op instanceof MicroOp.ReadList read && read.key().equals(key) && !isPrefix(read.values(), longest)) {
+                for (MicroOp op : accesses.get(t).get(key).reads) {
+                    MicroOp.ReadList read = (MicroOp.ReadList) op;
+                    if (!isPrefix(read.values(), longest)) {
                         final List<Long> order = longest;
                         final int other = longestReader;
                         final int reader = t;
@@ -607,12 +607,16 @@ public final class HistoryChecker {
                 cycle.add(new CycleStep(id(step.from()), step.kind(), step.key(), id(step.to())));
             }
             report(type, ids, cycle, () -> {
-                StringBuilder text = new StringBuilder(type.definition()).append(":\n");
-                for (CycleStep step : cycle) {
+                StringBuilder text = new StringBuilder(type.definition()).append(" (").append(cycle.size()).append(" edges):\n");
+                int shown = Math.min(cycle.size(), CYCLE_STEPS_SHOWN_MAX);
+                for (CycleStep step : cycle.subList(0, shown)) {
                     text.append("  ").append(step).append(": ").append(justify(step)).append('\n');
                 }
+                if (shown < cycle.size()) {
+                    text.append("  ... ").append(cycle.size() - shown).append(" more edges\n");
+                }
                 text.append("transactions:");
-                for (CycleSearch.Step step : steps) {
+                for (CycleSearch.Step step : steps.subList(0, shown)) {
                     text.append("\n  ").append(describe(step.from()));
                 }
                 return text.toString();
