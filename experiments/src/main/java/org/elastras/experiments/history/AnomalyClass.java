@@ -8,6 +8,13 @@ package org.elastras.experiments.history;
 public enum AnomalyClass {
     /** A read returned a list holding the same value twice: an append was applied twice. */
     DUPLICATE_ELEMENTS("duplicate elements", "a read returned the same appended value more than once"),
+    /**
+     * Within one committed transaction, a read of a key disagrees with what the transaction itself
+     * read and wrote before: it misses its own writes (list: the read must end with the appends made
+     * since its last read of the key, and equal the last read plus those appends; register: the
+     * last value it wrote), or two reads with no write between differ (a snapshot read is repeatable).
+     */
+    INTERNAL("internal inconsistency", "a read disagrees with the same transaction's earlier reads and writes of the key"),
     /** A read returned a value that no transaction of the history ever wrote. */
     GARBAGE_READ("garbage read", "a read returned a value that no transaction wrote"),
     /** Two reads of a list key where neither is a prefix of the other: no single order of appends explains both. */

@@ -126,6 +126,7 @@ public final class HistoryChecker {
             indexAccesses();
             decideCommitted();
             checkReads();
+            checkInternal();
             DependencyGraph.Builder edges = new DependencyGraph.Builder(n);
             Map<String, List<Integer>> listReaders = listKeyReaders();
             for (Map.Entry<String, List<Integer>> entry : listReaders.entrySet()) {
@@ -254,6 +255,57 @@ public final class HistoryChecker {
                     }
                 }
             }
+        }
+
+        /** Each OK transaction's reads against what it read and wrote before, key by key. */
+        private void checkInternal() {
+            for (int t = 0; t < n; t++) {
+                if (!ok(t)) {
+                    continue;
+                }
+                // key -> what a read must return now; for a list key whose state is not known yet, the appends it must end with.
+                Map<String, List<Long>> expectedLists = new HashMap<>();
+                Map<String, Boolean> listKnown = new HashMap<>();
+                Map<String, Long> expectedRegisters = new HashMap<>();
+                List<MicroOp> ops = transactions.get(t).ops();
+                for (int i = 0; i < ops.size(); i++) {
+                    MicroOp op = ops.get(i);
+                    String key = op.key();
+                    String expected = null;
+                    if (op instanceof MicroOp.Append append) {
+                        expectedLists.computeIfAbsent(key, k -> new ArrayList<>()).add(append.value());
+                    } else if (op instanceof MicroOp.Write write) {
+                        expectedRegisters.put(key, write.value());
+                    } else if (op instanceof MicroOp.ReadList read) {
+                        List<Long> want = expectedLists.get(key);
+                        boolean known = listKnown.getOrDefault(key, false);
+                        if (known && !read.values().equals(want)) {
+                            expected = want.toString();
+                        } else if (!known && want != null && !endsWith(read.values(), want)) {
+                            expected = "a list ending with " + want;
+                        }
+                        expectedLists.put(key, new ArrayList<>(read.values()));
+                        listKnown.put(key, true);
+                    } else {
+                        MicroOp.ReadRegister read = (MicroOp.ReadRegister) op;
+                        if (expectedRegisters.containsKey(key) && !Objects.equals(expectedRegisters.get(key), read.value())) {
+                            expected = String.valueOf(expectedRegisters.get(key));
+                        }
+                        expectedRegisters.put(key, read.value());
+                    }
+                    if (expected != null) {
+                        final int reader = t;
+                        final int position = i + 1;
+                        final String want = expected;
+                        report(AnomalyClass.INTERNAL, List.of(id(t)), () -> "T" + id(reader) + "'s op " + position + ", " + op + ", should have returned "
+                                + want + " given the transaction's own earlier reads and writes of " + op.key() + ".\n" + describe(reader));
+                    }
+                }
+            }
+        }
+
+        private static boolean endsWith(List<Long> list, List<Long> suffix) {
+            return list.size() >= suffix.size() && list.subList(list.size() - suffix.size(), list.size()).equals(suffix);
         }
 
         // ---- list keys ----

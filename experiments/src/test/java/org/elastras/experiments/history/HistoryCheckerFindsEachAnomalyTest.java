@@ -40,6 +40,39 @@ class HistoryCheckerFindsEachAnomalyTest {
     }
 
     @Nested
+    class Internal {
+        @Test
+        void aReadMissingTheTransactionsOwnAppendIsFound() {
+            CheckResult result = HistoryBuilder.serializable().ok(0, append("x", 1), readList("x")).check();
+            assertClasses(result, AnomalyClass.INTERNAL);
+            assertEquals(List.of(0L), onlyTransactions(result, AnomalyClass.INTERNAL));
+        }
+
+        @Test
+        void aNonRepeatableListReadIsFound() {
+            CheckResult result = HistoryBuilder.serializable().ok(0, append("x", 2)).ok(1, readList("x"), readList("x", 2)).check();
+            // Its two external reads also put T1 both before and after T0: a G-single cycle.
+            assertClasses(result, AnomalyClass.INTERNAL, AnomalyClass.G_SINGLE);
+            assertEquals("T1 -rw(x)-> T0 -wr(x)-> T1", onlyCycle(result, AnomalyClass.G_SINGLE));
+            assertEquals(List.of(1L), onlyTransactions(result, AnomalyClass.INTERNAL));
+        }
+
+        @Test
+        void aRegisterReadMissingTheTransactionsOwnWriteIsFound() {
+            CheckResult result = HistoryBuilder.serializable().ok(0, write("r", 1)).ok(1, read("r", 1L), write("r", 2), read("r", 1L)).check();
+            assertTrue(result.classesFound().contains(AnomalyClass.INTERNAL), result::render);
+            assertEquals(List.of(1L), onlyTransactions(result, AnomalyClass.INTERNAL));
+        }
+
+        @Test
+        void nearMissIsValid() {
+            CheckResult result = HistoryBuilder.serializable().ok(0, append("x", 2)).ok(1, readList("x", 2), append("x", 3), readList("x", 2, 3))
+                    .ok(2, append("x", 4), readList("x", 2, 3, 4), write("r", 1), read("r", 1L)).check();
+            assertClasses(result);
+        }
+    }
+
+    @Nested
     class GarbageRead {
         @Test
         void aValueNobodyWroteIsFound() {
