@@ -574,7 +574,8 @@ public final class HistoryChecker {
                             overwritten.addAll(access.writes.subList(0, access.writes.size() - 1));
                         }
                     }
-                    if (transaction.commitTimestamp() != null && (highestCtsWriter < 0
+                    // Strong session order waits for the session's last update commit; a read-only transaction's CTS does not count.
+                    if (transaction.commitTimestamp() != null && transaction.writes() && (highestCtsWriter < 0
                             || transaction.commitTimestamp() > transactions.get(highestCtsWriter).commitTimestamp())) {
                         highestCtsWriter = t;
                     }

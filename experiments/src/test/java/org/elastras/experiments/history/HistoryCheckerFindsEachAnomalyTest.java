@@ -377,6 +377,12 @@ class HistoryCheckerFindsEachAnomalyTest {
         }
 
         @Test
+        void nearMissAReadOnlyTransactionsTimestampDoesNotBindTheSession() {
+            CheckResult result = HistoryBuilder.snapshot().okAt(1, 0L, 10L, readList("x")).okAt(1, 5L, null, readList("x")).check();
+            assertClasses(result);
+        }
+
+        @Test
         void nearMissTheSameSessionSeesItsWrite() {
             CheckResult result = HistoryBuilder.snapshot().okAt(1, 0L, 10L, append("x", 1)).okAt(1, 10L, null, readList("x", 1)).check();
             assertClasses(result);
