@@ -1,8 +1,6 @@
 package org.elastras.experiments.history;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The dependency graph over a history's transactions, nodes numbered 0 to n-1, in compressed
@@ -59,10 +57,22 @@ final class DependencyGraph {
         return keys[edge * KINDS + kind.ordinal()];
     }
 
-    /** Collects edges; not thread-safe. Self-edges are ignored: a transaction does not depend on itself. */
+    /**
+     * Collects edges; not thread-safe. Self-edges are ignored: a transaction does not depend on
+     * itself. Edges live in growable primitive arrays, found by an open-addressing table keyed by
+     * {@code from * nodes + to}, because a 100k-transaction history has several hundred thousand.
+     */
     static final class Builder {
+        private static final long EMPTY = -1;
+
         private final int nodes;
-        private final Map<Long, Edge> edges = new HashMap<>();
+        /** Open addressing, linear probing: the pair in each slot (EMPTY if none) and its edge number. */
+        private long[] slotPairs = newSlots(64);
+        private int[] slotEdges = new int[64];
+        private int edges;
+        private long[] pairs = new long[64];
+        private byte[] kinds = new byte[64];
+        private String[] keys = new String[64 * KINDS];
 
         Builder(int nodes) {
             if (nodes < 0) {
@@ -78,42 +88,96 @@ final class DependencyGraph {
             if (from == to) {
                 return;
             }
-            // from * nodes + to, not from << 32 | to: Long.hashCode of the latter is from ^ to, which collides badly.
-            Edge edge = edges.computeIfAbsent((long) from * nodes + to, k -> new Edge());
-            edge.kinds |= kind.bit();
-            if (edge.keys[kind.ordinal()] == null) {
-                edge.keys[kind.ordinal()] = key;
+            int edge = findOrAdd((long) from * nodes + to);
+            kinds[edge] |= (byte) kind.bit();
+            if (keys[edge * KINDS + kind.ordinal()] == null) {
+                keys[edge * KINDS + kind.ordinal()] = key;
             }
         }
 
         DependencyGraph build() {
-            long[] pairs = new long[edges.size()];
-            int i = 0;
-            for (Long pair : edges.keySet()) {
-                pairs[i++] = pair;
-            }
-            Arrays.sort(pairs);
+            long[] sorted = Arrays.copyOf(pairs, edges);
+            Arrays.sort(sorted);
             int[] offsets = new int[nodes + 1];
-            int[] targets = new int[pairs.length];
-            byte[] kinds = new byte[pairs.length];
-            String[] keys = new String[pairs.length * KINDS];
-            for (int e = 0; e < pairs.length; e++) {
-                int from = (int) (pairs[e] / nodes);
+            int[] targets = new int[edges];
+            byte[] sortedKinds = new byte[edges];
+            String[] sortedKeys = new String[edges * KINDS];
+            for (int e = 0; e < edges; e++) {
+                int from = (int) (sorted[e] / nodes);
                 offsets[from + 1]++;
-                targets[e] = (int) (pairs[e] % nodes);
-                Edge edge = edges.get(pairs[e]);
-                kinds[e] = (byte) edge.kinds;
-                System.arraycopy(edge.keys, 0, keys, e * KINDS, KINDS);
+                targets[e] = (int) (sorted[e] % nodes);
+                int edge = find(sorted[e]);
+                sortedKinds[e] = kinds[edge];
+                System.arraycopy(keys, edge * KINDS, sortedKeys, e * KINDS, KINDS);
             }
             for (int u = 0; u < nodes; u++) {
                 offsets[u + 1] += offsets[u];
             }
-            return new DependencyGraph(nodes, offsets, targets, kinds, keys);
+            return new DependencyGraph(nodes, offsets, targets, sortedKinds, sortedKeys);
         }
 
-        private static final class Edge {
-            int kinds;
-            final String[] keys = new String[KINDS];
+        private int find(long pair) {
+            int mask = slotPairs.length - 1;
+            for (int slot = hash(pair) & mask; ; slot = (slot + 1) & mask) {
+                if (slotPairs[slot] == pair) {
+                    return slotEdges[slot];
+                }
+                if (slotPairs[slot] == EMPTY) {
+                    throw new IllegalStateException("edge " + pair + " not in the table");
+                }
+            }
+        }
+
+        private int findOrAdd(long pair) {
+            if (2 * (edges + 1) > slotPairs.length) {
+                grow();
+            }
+            int mask = slotPairs.length - 1;
+            int slot = hash(pair) & mask;
+            while (slotPairs[slot] != EMPTY) {
+                if (slotPairs[slot] == pair) {
+                    return slotEdges[slot];
+                }
+                slot = (slot + 1) & mask;
+            }
+            if (edges == pairs.length) {
+                pairs = Arrays.copyOf(pairs, 2 * edges);
+                kinds = Arrays.copyOf(kinds, 2 * edges);
+                keys = Arrays.copyOf(keys, 2 * edges * KINDS);
+            }
+            slotPairs[slot] = pair;
+            slotEdges[slot] = edges;
+            pairs[edges] = pair;
+            return edges++;
+        }
+
+        private void grow() {
+            long[] oldPairs = slotPairs;
+            int[] oldEdges = slotEdges;
+            slotPairs = newSlots(2 * oldPairs.length);
+            slotEdges = new int[2 * oldPairs.length];
+            int mask = slotPairs.length - 1;
+            for (int i = 0; i < oldPairs.length; i++) {
+                if (oldPairs[i] != EMPTY) {
+                    int slot = hash(oldPairs[i]) & mask;
+                    while (slotPairs[slot] != EMPTY) {
+                        slot = (slot + 1) & mask;
+                    }
+                    slotPairs[slot] = oldPairs[i];
+                    slotEdges[slot] = oldEdges[i];
+                }
+            }
+        }
+
+        private static long[] newSlots(int size) {
+            long[] slots = new long[size];
+            Arrays.fill(slots, EMPTY);
+            return slots;
+        }
+
+        /** Fibonacci hashing: spreads consecutive pairs over the table. */
+        private static int hash(long pair) {
+            return (int) ((pair * 0x9E3779B97F4A7C15L) >>> 32);
         }
     }
 }
