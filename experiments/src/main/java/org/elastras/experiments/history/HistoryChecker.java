@@ -33,9 +33,11 @@ import java.util.function.Supplier;
  * versions of uncommitted writers), wr (a read's version to its writer), rw (a read to the writer
  * of the next version), each from reads made before the reader's own first write of that key
  * ("external" reads); and session edges between consecutive committed transactions of a process.
- * <li><b>Direct checks</b> on reads and timestamps (duplicates, garbage, G1a, G1b, lost update,
- * session order, G-SIa, G-SIb), then <b>cycle checks</b> per {@link CyclePattern} with
- * {@link CycleSearch}.
+ * <li><b>Direct checks</b> on reads and timestamps (duplicates, garbage, internal, G1a, G1b, lost
+ * update, session order, G-SIa, G-SIb), then <b>cycle checks</b> per {@link CyclePattern} with
+ * {@link CycleSearch}: G0, G1c, G-single, G-nonadjacent (long fork when it has the classic
+ * four-edge shape) and G2-item. Real-time order is not used: the system promises neither strict
+ * serializability nor linearizability.
  * </ol>
  * A missing edge can only hide an anomaly, never invent one, so every uncertain case (unknown
  * outcomes, unobserved writes, keys with incompatible orders, truncated histories) leaves edges out.

@@ -134,6 +134,9 @@ public final class HistoryRecorder {
     /**
      * The history so far. Transactions still in flight appear as UNKNOWN with their invoked ops,
      * completed now: their outcome is not known yet.
+     *
+     * @throws IllegalArgumentException if the workload wrote a value twice to one key or used a key
+     *                                  both as a list and as a register (see {@link History})
      */
     public History history() {
         synchronized (lock) {
