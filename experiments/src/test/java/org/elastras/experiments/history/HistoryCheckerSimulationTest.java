@@ -100,6 +100,25 @@ class HistoryCheckerSimulationTest {
 
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3})
+    void aReaderHalfOnAStaleSnapshotIsFoundAsReadSkew(long seed) {
+        SimulatedDatabase.Run run = SimulatedDatabase.run(Config.of(seed, TRANSACTIONS, Mode.SNAPSHOT, Fault.READ_SKEW, IsolationLevel.SNAPSHOT));
+        assertTrue(run.faultTransactionId() >= 0, "the fault must strike");
+        CheckResult result = check(run);
+        assertFalse(result.valid());
+        List<Long> pair = List.of(run.faultTransactionId(), run.faultWriterId());
+        assertTrue(result.anomalies(AnomalyClass.G_SINGLE).stream().anyMatch(a -> a.transactionIds().containsAll(pair)), result::render);
+        // The reader reported its real snapshot, which holds the writer's commit: a witnessed missed effect.
+        assertTrue(result.anomalies(AnomalyClass.G_SIB).stream().anyMatch(a -> a.transactionIds().equals(pair)), result::render);
+        // Every forbidden anomaly goes through the skewed reader: the fault is their only cause.
+        for (AnomalyClass type : result.forbiddenFound()) {
+            for (Anomaly anomaly : result.anomalies(type)) {
+                assertTrue(anomaly.transactionIds().contains(run.faultTransactionId()), result::render);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
     void appliedAbortedWritesAreFoundAsAbortedReads(long seed) {
         SimulatedDatabase.Run run =
                 SimulatedDatabase.run(Config.of(seed, TRANSACTIONS, Mode.SERIALIZABLE, Fault.ABORTED_WRITES_APPLIED, IsolationLevel.SERIALIZABLE));

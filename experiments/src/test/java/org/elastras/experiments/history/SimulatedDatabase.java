@@ -36,7 +36,13 @@ final class SimulatedDatabase {
         /** Once, a process reads a key it appended to at a snapshot from before its own commit. */
         STALE_SESSION_SNAPSHOT,
         /** Once, a transaction reported as aborted has its appends applied anyway. */
-        ABORTED_WRITES_APPLIED
+        ABORTED_WRITES_APPLIED,
+        /**
+         * Once, a reader of two keys that one transaction W appended to reads the first at its
+         * snapshot and the second at a stale one from just before W (read skew), while reporting
+         * its real snapshot.
+         */
+        READ_SKEW
     }
 
     record Config(long seed, int transactions, int processes, Mode mode, Fault fault, IsolationLevel claimed, int listKeys, int registerKeys,
@@ -47,8 +53,15 @@ final class SimulatedDatabase {
         }
     }
 
-    /** A run's history and, if the fault struck, the id of the transaction it struck (else -1). */
-    record Run(History history, long faultTransactionId) {
+    /**
+     * A run's history; if the fault struck, the id of the transaction it struck (else -1) and, for
+     * READ_SKEW, the writer whose effects it half missed (else -1).
+     */
+    record Run(History history, long faultTransactionId, long faultWriterId) {
+    }
+
+    /** A committed transaction that appended to two list keys. */
+    private record MultiKeyWriter(long id, long cts, String firstKey, String secondKey) {
     }
 
     private enum Kind { APPEND, READ_LIST, WRITE, READ_REGISTER }
@@ -70,6 +83,9 @@ final class SimulatedDatabase {
         final Map<String, Long> registerWrites = new HashMap<>();
         final Set<String> readKeys = new HashSet<>();
         final Set<String> intents = new HashSet<>();
+        /** READ_SKEW: the key read at {@link #staleSnapshot} instead of {@link #snapshot}, or null. */
+        String staleKey;
+        long staleSnapshot;
         int next;
 
         Active(int process, long id, List<Planned> plan, long snapshot) {
@@ -96,6 +112,8 @@ final class SimulatedDatabase {
     private final String[] lastAppendKey;
     private final long[] snapshotBeforeLastAppend;
     private long faultTransactionId = -1;
+    private long faultWriterId = -1;
+    private MultiKeyWriter lastMultiKeyWriter;
     private int startedCount;
 
     SimulatedDatabase(Config config) {
@@ -142,18 +160,23 @@ final class SimulatedDatabase {
                 running--;
             }
         }
-        return new Run(recorder.history(), faultTransactionId);
+        return new Run(recorder.history(), faultTransactionId, faultWriterId);
     }
 
     private void begin(int process) {
         long snapshot = lastCts;
         List<Planned> plan;
+        MultiKeyWriter skewed = config.fault() == Fault.READ_SKEW && faultTransactionId < 0 && startedCount > config.transactions() / 3
+                && lastMultiKeyWriter != null && java.util.Arrays.asList(listKeyPool).contains(lastMultiKeyWriter.secondKey())
+                ? lastMultiKeyWriter : null;
         boolean stale = config.fault() == Fault.STALE_SESSION_SNAPSHOT && faultTransactionId < 0 && lastAppendKey[process] != null
                 && startedCount > config.transactions() / 3;
         startedCount++;
         if (stale) {
             plan = List.of(new Planned(Kind.READ_LIST, lastAppendKey[process], 0));
             snapshot = snapshotBeforeLastAppend[process];
+        } else if (skewed != null) {
+            plan = List.of(new Planned(Kind.READ_LIST, skewed.firstKey(), 0), new Planned(Kind.READ_LIST, skewed.secondKey(), 0));
         } else {
             plan = plan();
         }
@@ -167,10 +190,16 @@ final class SimulatedDatabase {
             });
         }
         long id = recorder.invoke(process, invoked);
+        active[process] = new Active(process, id, plan, snapshot);
         if (stale) {
             faultTransactionId = id;
         }
-        active[process] = new Active(process, id, plan, snapshot);
+        if (skewed != null) {
+            faultTransactionId = id;
+            faultWriterId = skewed.id();
+            active[process].staleKey = skewed.secondKey();
+            active[process].staleSnapshot = skewed.cts() - 1;
+        }
     }
 
     private List<Planned> plan() {
@@ -214,8 +243,9 @@ final class SimulatedDatabase {
         switch (op.kind()) {
             case READ_LIST -> {
                 List<Long> seen = new ArrayList<>();
+                long snapshot = op.key().equals(txn.staleKey) ? txn.staleSnapshot : txn.snapshot;
                 for (Version version : versions.getOrDefault(op.key(), List.of())) {
-                    if (version.cts() <= txn.snapshot) {
+                    if (version.cts() <= snapshot) {
                         seen.add(version.value());
                     }
                 }
@@ -266,8 +296,9 @@ final class SimulatedDatabase {
     }
 
     private void commit(Active txn) {
-        // The stale-snapshot fault's transaction always commits, so that its read is in the history.
-        int roll = txn.id == faultTransactionId && config.fault() == Fault.STALE_SESSION_SNAPSHOT ? 99 : random.nextInt(100);
+        // The stale-snapshot and read-skew faults' transaction always commits, so that its reads are in the history.
+        boolean faulty = txn.id == faultTransactionId && (config.fault() == Fault.STALE_SESSION_SNAPSHOT || config.fault() == Fault.READ_SKEW);
+        int roll = faulty ? 99 : random.nextInt(100);
         boolean writes = !txn.appends.isEmpty() || !txn.registerWrites.isEmpty();
         if (roll < 3) {
             if (config.fault() == Fault.ABORTED_WRITES_APPLIED && faultTransactionId < 0 && !txn.appends.isEmpty()) {
@@ -297,6 +328,10 @@ final class SimulatedDatabase {
         if (!txn.appends.isEmpty()) {
             lastAppendKey[txn.process] = txn.appends.keySet().iterator().next();
             snapshotBeforeLastAppend[txn.process] = cts - 1;
+        }
+        if (roll >= 10 && txn.appends.size() >= 2) {
+            java.util.Iterator<String> keys = txn.appends.keySet().iterator();
+            lastMultiKeyWriter = new MultiKeyWriter(txn.id, cts, keys.next(), keys.next());
         }
         // An acknowledgement lost after the commit: the client cannot tell.
         finish(txn, roll < 10 ? Outcome.UNKNOWN : Outcome.OK, cts);
