@@ -32,6 +32,15 @@ class HistoryCheckerSimulationTest {
         assertTrue(failed > 0 && unknown > 0, "the simulation must produce FAIL and UNKNOWN transactions: " + failed + ", " + unknown);
     }
 
+    @org.junit.jupiter.api.Test
+    void aSeedReplaysTheSameHistoryAndVerdict() {
+        Config config = Config.of(11, 500, Mode.SNAPSHOT, Fault.READ_SKEW, IsolationLevel.SERIALIZABLE);
+        SimulatedDatabase.Run first = SimulatedDatabase.run(config);
+        SimulatedDatabase.Run second = SimulatedDatabase.run(config);
+        assertEquals(first, second);
+        assertEquals(check(first), check(second));
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5})
     void serialExecutorHistoriesHaveNoAnomaly(long seed) {
