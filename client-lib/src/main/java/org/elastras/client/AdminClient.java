@@ -59,6 +59,18 @@ public final class AdminClient {
         return send("listPartitions", m -> m.listPartitions(new ListPartitionsRequest(database)).partitions());
     }
 
+    /** The id of the master announced as active now, or null if none is. */
+    public String activeMasterId() {
+        try {
+            byte[] data = zk.getData().forPath(paths.activeMaster());
+            return json.readTree(data).path("masterId").asText(null);
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        } catch (Exception e) {
+            throw new ElasTrasException(ErrorCode.UNREACHABLE, "cannot read " + paths.activeMaster() + ": " + e, e);
+        }
+    }
+
     private interface Call<T> {
         T run(MasterClient master);
     }

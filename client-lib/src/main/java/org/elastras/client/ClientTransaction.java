@@ -8,6 +8,7 @@ import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.TableSchema;
 import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.ElasTrasException;
@@ -48,13 +49,18 @@ public final class ClientTransaction implements AutoCloseable {
     private final DatabaseSchema schema;
     private final long txnId;
     private final long snapshotCts;
+    /** The encoded root key it was begun for, to find the partition's owner again. */
+    private final byte[] rootKey;
+    private final CommitId commitId;
     private State state = State.OPEN;
 
-    ClientTransaction(Router router, Session session, PartitionLocation location, DatabaseSchema schema, long txnId,
-            long snapshotCts) {
+    ClientTransaction(Router router, Session session, PartitionLocation location, byte[] rootKey, DatabaseSchema schema,
+            long txnId, long snapshotCts, CommitId commitId) {
         this.router = router;
         this.session = session;
         this.location = location;
+        this.rootKey = rootKey;
+        this.commitId = commitId;
         this.schema = schema;
         this.txnId = txnId;
         this.snapshotCts = snapshotCts;
@@ -135,13 +141,31 @@ public final class ClientTransaction implements AutoCloseable {
             state = State.ABORTED;
             if (e.code() == ErrorCode.OUTCOME_UNKNOWN || e.code() == ErrorCode.INTERNAL) {
                 router.dropRoute(location, e.code() == ErrorCode.OUTCOME_UNKNOWN ? lease : null);
-                throw new OutcomeUnknownException("commit of transaction " + txnId + " on " + location
-                        + " got no answer (" + e + "); it may or may not have committed, and it was not re-sent", e);
+                return resolveLostCommit(e);
             }
             throw aborted("commit", e, lease);
         } finally {
             router.connections().release(lease);
         }
+    }
+
+    /**
+     * The commit's answer was lost: asks the partition's owner (after a failover, the new one)
+     * whether it committed. Returns its CTS if it did; throws a retryable abort if it did not.
+     */
+    private long resolveLostCommit(ElasTrasException lost) {
+        String what = "commit of transaction " + txnId + " on " + location;
+        if (commitId == null) {
+            throw new OutcomeUnknownException(what + " got no answer (" + lost + "); it may or may not have committed", lost);
+        }
+        Router.Resolution r = router.resolve(what, location.database(), rootKey, commitId, router.clock().nanoTime());
+        if (r.committed()) {
+            state = State.COMMITTED;
+            session.committed(r.cts());
+            return r.cts();
+        }
+        throw new TransactionAbortedException(ErrorCode.OUTCOME_UNKNOWN, what + " got no answer (" + lost
+                + "), and its partition's owner says it did not commit (and now never will); run it again", true, lost);
     }
 
     /** Aborts (best effort: if the OTM cannot be reached, it drops the transaction itself). Idempotent. */

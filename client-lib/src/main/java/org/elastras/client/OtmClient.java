@@ -26,6 +26,8 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.PutResponse;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.RegisterDatabaseResponse;
+import org.elastras.client.protocol.ResolveCommitRequest;
+import org.elastras.client.protocol.ResolveCommitResponse;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.StatusRequest;
@@ -116,6 +118,10 @@ public final class OtmClient implements AutoCloseable {
 
     public FlushPartitionResponse flushPartition(FlushPartitionRequest request) {
         return transport.call(Operation.FLUSH_PARTITION, request, FlushPartitionResponse.class);
+    }
+
+    public ResolveCommitResponse resolveCommit(ResolveCommitRequest request) {
+        return transport.call(Operation.RESOLVE_COMMIT, request, ResolveCommitResponse.class);
     }
 
     public StatusResponse status() {

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.ResolveCommitRequest;
+import org.elastras.client.protocol.ResolveCommitResponse;
 
 /**
  * Sends one request to the OTM serving a root key, and retries it while that is safe: the routing
@@ -142,6 +145,30 @@ final class Router {
                 }
             }
             pause(failures);
+        }
+    }
+
+    /** What the owner of a partition says about a commit id. */
+    record Resolution(boolean committed, long cts, Object result, boolean resultKept) {
+    }
+
+    /**
+     * Asks the partition's current owner whether the transaction or call with {@code commitId}
+     * committed, following moves and failovers until the deadline (a resolution changes nothing
+     * but the fate of that id, so it is always safe to resend).
+     *
+     * @throws OutcomeUnknownException if no owner answered before the deadline
+     */
+    Resolution resolve(String what, String database, byte[] rootKey, CommitId commitId, long startedNanos) {
+        try {
+            return run("resolving " + what, database, rootKey, Resend.SAFE, startedNanos, (location, otm) -> {
+                ResolveCommitResponse r = otm.resolveCommit(new ResolveCommitRequest(location.database(),
+                        location.partitionId(), commitId));
+                return new Resolution(r.committed(), r.cts(), r.result(), r.resultKept());
+            });
+        } catch (ElasTrasException e) {
+            throw new OutcomeUnknownException(what + ": its answer was lost and whether it committed could not be"
+                    + " learnt (" + e.getMessage() + "); it may or may not have committed", e);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.Isolation;
 
@@ -40,24 +41,50 @@ public final class Session {
 
     /** See {@link ElasTrasClient#call}. */
     public Object call(String database, String procedure, List<?> rootKey, List<?> args) {
-        return call(database, procedure, rootKey, args, Router.Resend.NEVER);
+        return run(database, procedure, rootKey, args);
     }
 
     /** See {@link ElasTrasClient#callIdempotent}. */
     public Object callIdempotent(String database, String procedure, List<?> rootKey, List<?> args) {
-        return call(database, procedure, rootKey, args, Router.Resend.SAFE);
+        return run(database, procedure, rootKey, args);
     }
 
-    private Object call(String database, String procedure, List<?> rootKey, List<?> args, Router.Resend resend) {
+    /**
+     * Runs a call: a lost answer is resolved at the partition's owner (its commit id tells whether it
+     * committed, and a kept result comes back); one that did not commit is run again.
+     */
+    private Object run(String database, String procedure, List<?> rootKey, List<?> args) {
         long started = router.clock().nanoTime();
         byte[] key = router.encodeRootKey(database, rootKey, started);
         List<Object> arguments = args == null ? null : List.copyOf(args);
         String what = "call " + procedure + " on " + database + " root key " + rootKey;
-        var response = router.run(what, database, key, resend, started, (location, otm) ->
-                otm.call(new CallRequest(location.database(), location.partitionId(), procedure, arguments,
-                        Isolation.SERIALIZABLE, lastCommitCts.get())));
-        committed(response.cts());
-        return response.result();
+        Router.Failures failures = new Router.Failures(what, started);
+        while (true) {
+            // Each attempt has its own commit id: after a lost answer, its owner says whether it committed.
+            CommitId[] sent = new CommitId[1];
+            try {
+                var response = router.run(what, database, key, Router.Resend.NEVER, started, (location, otm) -> {
+                    sent[0] = CommitId.next();
+                    return otm.call(new CallRequest(location.database(), location.partitionId(), procedure, arguments,
+                            Isolation.SERIALIZABLE, lastCommitCts.get(), sent[0]));
+                });
+                committed(response.cts());
+                return response.result();
+            } catch (OutcomeUnknownException lost) {
+                Router.Resolution r = router.resolve(what, database, key, sent[0], started);
+                if (r.committed()) {
+                    committed(r.cts());
+                    if (r.resultKept()) {
+                        return r.result();
+                    }
+                    throw new OutcomeUnknownException(what + " committed at CTS " + r.cts() + " but its answer was lost"
+                            + " and its result was too large to keep (over " + CommitId.RESULT_BYTES_MAX + " bytes)", lost);
+                }
+                // It did not commit and never will: run it again.
+                failures.add("lost answer, resolved as not committed", lost);
+            }
+            router.pause(failures);
+        }
     }
 
     /** See {@link ElasTrasClient#transaction}. */
@@ -71,9 +98,10 @@ public final class Session {
         // A begin whose answer was lost leaves at most an idle transaction, which the OTM expires: safe to resend.
         var schema = router.locator().schema(database);
         return router.run(what, database, key, Router.Resend.SAFE, started, (location, otm) -> {
+            CommitId commitId = CommitId.next();
             BeginResponse r = otm.begin(new BeginRequest(location.database(), location.partitionId(),
-                    Isolation.SERIALIZABLE, lastCommitCts.get()));
-            return new ClientTransaction(router, this, location, schema, r.txnId(), r.snapshotCts());
+                    Isolation.SERIALIZABLE, lastCommitCts.get(), commitId));
+            return new ClientTransaction(router, this, location, key, schema, r.txnId(), r.snapshotCts(), commitId);
         });
     }
 

@@ -15,9 +15,17 @@ import java.util.List;
  *     null on the wire means none
  * @param isolation the isolation level; {@code null} on the wire means {@link Isolation#SERIALIZABLE}
  * @param afterCts session consistency, as in {@link BeginRequest#afterCts()}
+ * @param commitId as in {@link BeginRequest#commitId()}; when the call commits, its result is kept
+ *     with the id (if it encodes to at most {@link CommitId#RESULT_BYTES_MAX} bytes) for resolution
  */
 public record CallRequest(String database, long partitionId, String procedure, List<Object> args,
-                          Isolation isolation, long afterCts) {
+                          Isolation isolation, long afterCts, CommitId commitId) {
+
+    /** A call without a commit id. */
+    public CallRequest(String database, long partitionId, String procedure, List<Object> args, Isolation isolation,
+            long afterCts) {
+        this(database, partitionId, procedure, args, isolation, afterCts, null);
+    }
 
     public CallRequest {
         Fields.requireName("call", "database", database, ProtocolLimits.NAME_LENGTH_MAX);

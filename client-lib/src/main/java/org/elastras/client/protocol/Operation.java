@@ -21,6 +21,8 @@ public enum Operation {
     FLUSH_PARTITION("flushPartition", FlushPartitionRequest.class, FlushPartitionResponse.class),
     LOAD_GLOBAL_TABLE("loadGlobalTable", LoadGlobalTableRequest.class, LoadGlobalTableResponse.class),
     STATUS("status", StatusRequest.class, StatusResponse.class),
+    /** Whether a transaction whose commit answer was lost committed. */
+    RESOLVE_COMMIT("resolveCommit", ResolveCommitRequest.class, ResolveCommitResponse.class),
     /** Master: an OTM's heartbeat and timestamp exchange. */
     HEARTBEAT("heartbeat", HeartbeatRequest.class, HeartbeatResponse.class),
     /** Master admin: create a database or tenant. */

@@ -17,6 +17,7 @@ import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.Operation;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.ResolveCommitRequest;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.StatusRequest;
 
@@ -26,7 +27,7 @@ public final class OtmEndpoint implements ProtocolEndpoint {
     private static final Set<Operation> OPERATIONS = EnumSet.of(Operation.BEGIN, Operation.GET, Operation.PUT,
             Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL,
             Operation.REGISTER_DATABASE, Operation.OPEN_PARTITION, Operation.CLOSE_PARTITION,
-            Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS);
+            Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT);
 
     private final OtmService service;
 
@@ -66,6 +67,7 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             case FLUSH_PARTITION -> service.flushPartition((FlushPartitionRequest) request);
             case LOAD_GLOBAL_TABLE -> service.loadGlobalTable((LoadGlobalTableRequest) request);
             case STATUS -> service.status((StatusRequest) request);
+            case RESOLVE_COMMIT -> service.resolveCommit((ResolveCommitRequest) request);
             default -> throw new IllegalArgumentException(op.wireName() + " is not an OTM operation");
         };
     }

@@ -25,6 +25,8 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.PutResponse;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.RegisterDatabaseResponse;
+import org.elastras.client.protocol.ResolveCommitRequest;
+import org.elastras.client.protocol.ResolveCommitResponse;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.StatusRequest;
@@ -101,4 +103,10 @@ public interface OtmService {
 
     /** Admin: what this OTM is and serves. Should answer even while not serving. */
     StatusResponse status(StatusRequest request) throws ElasTrasException;
+
+    /**
+     * Whether a transaction or call with the client's commit id committed (after its answer was
+     * lost); final: an open one is aborted first, and the id can never commit afterwards.
+     */
+    ResolveCommitResponse resolveCommit(ResolveCommitRequest request) throws ElasTrasException;
 }

@@ -15,10 +15,12 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.PartitionLoad;
 import org.elastras.otm.http.ProtocolServer;
 import org.elastras.otm.http.ProtocolServerConfig;
+import org.elastras.otm.txn.CommitTag;
 import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.LocalTimestampSource;
 import org.elastras.otm.txn.RangeTimestampSource;
@@ -94,7 +96,7 @@ public final class OtmNode implements AutoCloseable {
                 () -> System.nanoTime() / 1_000_000);
         this.maintenance = Executors.newSingleThreadExecutor(daemon("otm-maintenance"));
         StoreEnvironment environment = new StoreEnvironment(new BlockCache(BLOCK_CACHE_BYTES), maintenance,
-                transactions::oldestActiveSnapshot);
+                transactions::oldestActiveSnapshot, CommitTag.expiry(System::currentTimeMillis, CommitId.RETENTION_MS));
         GlobalTables globals = new GlobalTables(10_000_000);
         ProcedureRegistry registry = new ProcedureRegistry(1_000);
         for (ProcedureLibrary library : ServiceLoader.load(ProcedureLibrary.class)) {

@@ -21,6 +21,7 @@ import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.ClosePartitionResponse;
+import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
 import org.elastras.client.protocol.DeleteRequest;
@@ -40,13 +41,18 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.PutResponse;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.RegisterDatabaseResponse;
+import org.elastras.client.protocol.ResolveCommitRequest;
+import org.elastras.client.protocol.ResolveCommitResponse;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.StatusRequest;
 import org.elastras.client.protocol.StatusResponse;
+import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.WireValues;
+import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.otm.http.OtmService;
 import org.elastras.otm.txn.CommitResult;
+import org.elastras.otm.txn.CommitTag;
 import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.Isolation;
 import org.elastras.otm.txn.TimestampSource;
@@ -68,6 +74,10 @@ import org.elastras.otm.txn.TransactionManager;
 final class TransactionService implements OtmService {
 
     private static final Logger LOG = Logger.getLogger(TransactionService.class.getName());
+    /** Longest wait of a commit-id resolution for a commit in progress to end. */
+    private static final long RESOLVE_WAIT_MS = 10_000;
+    /** Encodes and decodes procedure results kept in commit markers. */
+    private final ProtocolCodec codec = new ProtocolCodec();
     /** Longest wait of a begin for the snapshot to reach the client's last commit. */
     private static final long SESSION_WAIT_MS = 5_000;
     /** Bound on one scan's answer, whatever the client asks. */
@@ -122,7 +132,8 @@ final class TransactionService implements OtmService {
         checkDatabase(access, request.database(), request.partitionId());
         awaitSession(request.afterCts());
         try {
-            long txnId = transactions.begin(request.partitionId(), isolation(request.isolation()), client);
+            long txnId = transactions.begin(request.partitionId(), isolation(request.isolation()), client,
+                    tag(request.commitId()));
             return new BeginResponse(txnId, transactions.snapshotOf(txnId));
         } catch (TransactionException e) {
             throw translate(e);
@@ -207,7 +218,7 @@ final class TransactionService implements OtmService {
         checkDatabase(access, request.database(), request.partitionId());
         awaitSession(request.afterCts());
         ProcedureResult result = run(() -> procedures.run(access, request.procedure(), request.args(),
-                isolation(request.isolation()), client));
+                isolation(request.isolation()), client, tag(request.commitId()), this::markerOf));
         switch (result.outcome()) {
             case COMMITTED -> {
                 if (result.cts() > 0 && !leaseHeld.getAsBoolean()) {
@@ -222,6 +233,52 @@ final class TransactionService implements OtmService {
                     + " conflicted on every attempt: " + result.message());
             default -> throw new IllegalStateException("unknown procedure outcome " + result.outcome());
         }
+    }
+
+    @Override
+    public ResolveCommitResponse resolveCommit(ResolveCommitRequest request) {
+        checkServing();
+        TableAccess access = partitions.served(request.partitionId()).access();
+        checkDatabase(access, request.database(), request.partitionId());
+        TransactionManager.Resolution r = run(() -> {
+            try {
+                return transactions.resolve(request.partitionId(), tag(request.commitId()), RESOLVE_WAIT_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TransactionException(TransactionException.Reason.OVERLOADED, false, "interrupted");
+            }
+        });
+        if (!r.committed()) {
+            return new ResolveCommitResponse(false, 0, null, false);
+        }
+        byte[] marker = r.markerValue();
+        if (marker != null && marker.length > 0 && marker[0] == CommitTag.RESULT_KEPT) {
+            Object result = codec.decode(java.util.Arrays.copyOfRange(marker, 1, marker.length), Object.class,
+                    WireFormat.SMILE, "kept procedure result");
+            return new ResolveCommitResponse(true, r.cts(), result, true);
+        }
+        return new ResolveCommitResponse(true, r.cts(), null, false);
+    }
+
+    private static CommitTag tag(CommitId id) {
+        return id == null ? null : new CommitTag(id.issuedMs(), id.nonce());
+    }
+
+    /** A committed call's commit marker: its result, encoded, if small enough to keep. */
+    private byte[] markerOf(Object value) {
+        byte[] encoded;
+        try {
+            encoded = codec.encode(value, WireFormat.SMILE);
+        } catch (RuntimeException e) {
+            return new byte[] {CommitTag.RESULT_TOO_LARGE};
+        }
+        if (encoded.length > CommitId.RESULT_BYTES_MAX) {
+            return new byte[] {CommitTag.RESULT_TOO_LARGE};
+        }
+        byte[] marker = new byte[encoded.length + 1];
+        marker[0] = CommitTag.RESULT_KEPT;
+        System.arraycopy(encoded, 0, marker, 1, encoded.length);
+        return marker;
     }
 
     // ------------------------------------------------------------------ admin

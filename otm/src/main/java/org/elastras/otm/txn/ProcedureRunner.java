@@ -1,6 +1,7 @@
 package org.elastras.otm.txn;
 
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicLong;
 import org.elastras.otm.txn.TransactionException.Reason;
 
@@ -50,6 +51,16 @@ public final class ProcedureRunner {
      */
     public ProcedureResult run(TableAccess partition, String name, List<Object> args, Isolation isolation,
             String clientId) {
+        return run(partition, name, args, isolation, clientId, null, value -> new byte[] {CommitTag.NO_RESULT});
+    }
+
+    /**
+     * Runs the procedure as {@link #run(TableAccess, String, List, Isolation, String)}, each attempt's
+     * transaction carrying the client's commit id {@code tag}; the attempt that commits keeps its
+     * result, as {@code encodeMarker} makes it, in the commit marker.
+     */
+    public ProcedureResult run(TableAccess partition, String name, List<Object> args, Isolation isolation,
+            String clientId, CommitTag tag, Function<Object, byte[]> encodeMarker) {
         Procedure procedure = registry.find(partition.schema().name(), name);
         List<Object> arguments = args == null ? List.of() : args;
         TransactionException last = null;
@@ -58,12 +69,15 @@ public final class ProcedureRunner {
                 retries.incrementAndGet();
                 awaitBlocker(last);
             }
-            RowTransaction txn = partition.begin(manager, isolation, clientId);
+            RowTransaction txn = partition.begin(manager, isolation, clientId, tag);
             try {
                 Object value = procedure.run(txn, arguments);
                 if (txn.abortCause() != null) {
                     // The procedure caught the error that aborted its transaction and went on.
                     throw txn.abortCause();
+                }
+                if (tag != null) {
+                    manager.setMarkerValue(txn.id(), encodeMarker.apply(value));
                 }
                 CommitResult committed = txn.commit();
                 return new ProcedureResult(ProcedureResult.Outcome.COMMITTED, value, committed.cts(), attempt, null);

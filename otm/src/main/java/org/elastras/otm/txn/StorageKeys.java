@@ -13,7 +13,8 @@ import java.util.Arrays;
  *   primary key  the KeyCodec encoding of the row's primary key values (docs/catalog.md)
  * </pre>
  * Table ids are positions in declaration order, so a schema may gain tables at its end but must
- * never reorder or drop them while data exists. Stateless.
+ * never reorder or drop them while data exists. Table id 0 is reserved for commit markers
+ * ({@link CommitTag}). Stateless.
  */
 final class StorageKeys {
 

@@ -80,7 +80,12 @@ public final class TableAccess {
 
     /** Begins a transaction on this partition. */
     public RowTransaction begin(TransactionManager manager, Isolation isolation, String clientId) {
-        long id = manager.begin(partitionId(), isolation, clientId);
+        return begin(manager, isolation, clientId, null);
+    }
+
+    /** Begins a transaction carrying the client's commit id {@code tag} (null for none). */
+    public RowTransaction begin(TransactionManager manager, Isolation isolation, String clientId, CommitTag tag) {
+        long id = manager.begin(partitionId(), isolation, clientId, tag);
         return new RowTransaction(manager, this, id);
     }
 

@@ -26,6 +26,10 @@ final class Transaction {
     final Isolation isolation;
     final String clientId;
     final long snapshot;
+    /** The client's id for this transaction, null if it gave none (then no commit marker is written). */
+    final CommitTag tag;
+    /** The marker's value (see {@link CommitTag}); a procedure sets its encoded result before commit. */
+    volatile byte[] markerValue = {CommitTag.NO_RESULT};
     final ReentrantLock lock = new ReentrantLock();
     /** Completes with the CTS when committed, with 0 when aborted. */
     final CompletableFuture<Long> outcome = new CompletableFuture<>();
@@ -45,8 +49,10 @@ final class Transaction {
     /** Guarded by lock, SERIALIZABLE only: ranges scanned, {from, toExclusive-or-null}. */
     final List<byte[][]> readRanges = new ArrayList<>();
 
-    Transaction(long id, PartitionSlot slot, Isolation isolation, String clientId, long snapshot, long nowMs) {
+    Transaction(long id, PartitionSlot slot, Isolation isolation, String clientId, long snapshot, long nowMs,
+            CommitTag tag) {
         this.id = id;
+        this.tag = tag;
         this.slot = slot;
         this.isolation = isolation;
         this.clientId = clientId;

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -60,6 +61,8 @@ public final class TransactionManager {
 
     /** How many ended transaction ids are remembered, to tell "timed out" from "never existed". */
     private static final int RECENT_ENDINGS_MAX = 4096;
+    /** Resolved commit ids remembered; beyond, the oldest are forgotten (their clients gave up long ago). */
+    private static final int RESOLVED_TAGS_MAX = 100_000;
 
     private final WalWriter wal;
     private final UnappliedCommits unapplied;
@@ -75,6 +78,10 @@ public final class TransactionManager {
     private final AtomicLong nextId = new AtomicLong(1);
     /** Guarded by itself: recently ended transaction id -> how it ended, oldest first. */
     private final LinkedHashMap<Long, Ending> recentEndings = new LinkedHashMap<>();
+    /** Open and committing transactions that carry a commit id. */
+    private final ConcurrentHashMap<CommitTag, Transaction> tagged = new ConcurrentHashMap<>();
+    /** Commit ids resolved here, oldest first (bounded): none of them may begin again. Guarded by itself. */
+    private final LinkedHashSet<CommitTag> resolvedTags = new LinkedHashSet<>();
 
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong aborts = new AtomicLong();
@@ -182,21 +189,119 @@ public final class TransactionManager {
      * @throws TransactionException NOT_OWNER, or LIMIT_EXCEEDED if too many transactions are open
      */
     public long begin(long partitionId, Isolation isolation, String clientId) {
+        return begin(partitionId, isolation, clientId, null);
+    }
+
+    /**
+     * Begins a transaction that carries the client's commit id {@code tag}: if it commits writes, a
+     * commit marker goes with them, so {@link #resolve} can say later whether it committed.
+     *
+     * @throws TransactionException UNKNOWN_TRANSACTION if a transaction with this tag is open, or
+     *     the tag was resolved as not committed (it may never commit now)
+     */
+    public long begin(long partitionId, Isolation isolation, String clientId, CommitTag tag) {
         if (isolation == null || clientId == null) {
             throw new IllegalArgumentException("isolation and client id are required");
         }
         PartitionSlot slot = servingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshots.snapshot(),
-                clockMs.getAsLong());
+                clockMs.getAsLong(), tag);
+        if (tag != null) {
+            // Atomic with resolve's "mark resolved, then look for an open one".
+            synchronized (resolvedTags) {
+                if (resolvedTags.contains(tag)) {
+                    releaseOpenSlot(clientId);
+                    throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, "commit id " + tag
+                            + " was already resolved as not committed; begin with a new one");
+                }
+                if (tagged.putIfAbsent(tag, t) != null) {
+                    releaseOpenSlot(clientId);
+                    throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, "a transaction with commit id "
+                            + tag + " is open already; commit ids are unique per transaction");
+                }
+            }
+        }
         transactions.put(t.id, t);
         if (!slot.serving) {
             // removePartition may have scanned the transactions before this one was registered.
             transactions.remove(t.id);
+            if (tag != null) {
+                tagged.remove(tag, t);
+            }
             releaseOpenSlot(clientId);
             throw notOwner(partitionId);
         }
         return t.id;
+    }
+
+    /** Whether a tagged transaction committed: the answer to a client whose commit answer was lost. */
+    public record Resolution(boolean committed, long cts, byte[] markerValue) {
+    }
+
+    /**
+     * Says whether the transaction with {@code tag} committed on {@code partitionId}, finally: one
+     * still open is aborted, one committing is waited for (bounded), and a tag found neither open
+     * nor committed is remembered as resolved, so that it can never begin (and commit) afterwards.
+     * A committed one is found by its marker, also after the partition moved or was recovered.
+     *
+     * @throws TransactionException NOT_OWNER if the partition is not served here; OVERLOADED if a
+     *     commit in progress did not end within {@code waitMs}
+     */
+    public Resolution resolve(long partitionId, CommitTag tag, long waitMs) throws InterruptedException {
+        PartitionSlot slot = servingSlot(partitionId);
+        Transaction t;
+        synchronized (resolvedTags) {
+            resolvedTags.add(tag);
+            if (resolvedTags.size() > RESOLVED_TAGS_MAX) {
+                Iterator<CommitTag> oldest = resolvedTags.iterator();
+                oldest.next();
+                oldest.remove();
+            }
+            t = tagged.get(tag);
+        }
+        if (t != null) {
+            t.lock.lock();
+            try {
+                if (t.state == Transaction.State.ACTIVE) {
+                    abortLocked(t, Reason.UNKNOWN_TRANSACTION, "its client asked whether it committed (its commit"
+                            + " answer was lost); it had not");
+                    return new Resolution(false, 0, null);
+                }
+            } finally {
+                t.lock.unlock();
+            }
+            try {
+                long cts = t.outcome.get(waitMs, TimeUnit.MILLISECONDS);
+                if (cts > 0 || t.state != Transaction.State.COMMITTED) {
+                    return cts > 0 ? new Resolution(true, cts, t.markerValue) : new Resolution(false, 0, null);
+                }
+            } catch (ExecutionException e) {
+                return new Resolution(false, 0, null);
+            } catch (TimeoutException e) {
+                throw new TransactionException(Reason.OVERLOADED, false, "the commit of " + tag + " is still in progress"
+                        + " after " + waitMs + " ms; ask again");
+            }
+        }
+        Version marker;
+        try {
+            marker = slot.store.getVersion(tag.markerKey(), Long.MAX_VALUE);
+        } catch (IOException e) {
+            throw new TransactionException(Reason.STORAGE_FAILED, false, "cannot read the commit marker of " + tag
+                    + ": " + e, e);
+        }
+        if (marker == null || marker.isTombstone()) {
+            return new Resolution(false, 0, null);
+        }
+        return new Resolution(true, marker.cts(), marker.value());
+    }
+
+    /** Sets the value the commit marker of {@code txnId} will hold (a procedure's encoded result). */
+    public void setMarkerValue(long txnId, byte[] value) {
+        Transaction t = transactions.get(txnId);
+        if (t != null) {
+            t.markerValue = value;
+        }
     }
 
     /** The snapshot a transaction reads at. */
@@ -523,6 +628,12 @@ public final class TransactionManager {
             mutations.add(new WalRecord.Mutation(slot.partitionId, w.getKey(), w.getValue()));
             versions.add(new Version(w.getKey(), cts, w.getValue()));
         }
+        if (t.tag != null) {
+            // The commit marker: durable in the same record, so it exists exactly if the commit does.
+            byte[] key = t.tag.markerKey();
+            mutations.add(new WalRecord.Mutation(slot.partitionId, key, t.markerValue));
+            versions.add(new Version(key, cts, t.markerValue));
+        }
         UnappliedCommits.Ticket ticket = unapplied.begin();
         WalPosition position;
         try {
@@ -813,6 +924,9 @@ public final class TransactionManager {
         t.readKeys.clear();
         t.readRanges.clear();
         transactions.remove(t.id, t);
+        if (t.tag != null) {
+            tagged.remove(t.tag, t);
+        }
         releaseOpenSlot(t.clientId);
         synchronized (recentEndings) {
             recentEndings.put(t.id, new Ending(reason, state == Transaction.State.COMMITTED ? t.cts : 0, what));

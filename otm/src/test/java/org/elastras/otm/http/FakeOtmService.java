@@ -29,6 +29,8 @@ import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.RegisterDatabaseResponse;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
+import org.elastras.client.protocol.ResolveCommitRequest;
+import org.elastras.client.protocol.ResolveCommitResponse;
 import org.elastras.client.protocol.StatusRequest;
 import org.elastras.client.protocol.StatusResponse;
 
@@ -216,5 +218,11 @@ final class FakeOtmService implements OtmService {
         received.add(r);
         return new StatusResponse("otm-test", serving.get(),
                 List.of(new PartitionStatus("TPCC", 7, List.of(1), List.of(5), "SERVING", 3)));
+    }
+
+    @Override
+    public ResolveCommitResponse resolveCommit(ResolveCommitRequest r) {
+        received.add(r);
+        return new ResolveCommitResponse(true, 42, List.of("kept"), true);
     }
 }

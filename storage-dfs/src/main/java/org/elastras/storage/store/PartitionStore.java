@@ -462,7 +462,7 @@ public final class PartitionStore implements Closeable {
                         }
                     }
                     return false;
-                });
+                }, environment::expired);
                 List<CloseableIterator<Version>> sources = new ArrayList<>();
                 for (TableHandle t : input.tables) {
                     sources.add(t.reader().scan(null));

@@ -3,6 +3,7 @@ package org.elastras.storage.store;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.elastras.storage.sstable.BlockCache;
 
 /**
@@ -19,17 +20,33 @@ public final class StoreEnvironment {
     private final AtomicLong nextCacheId = new AtomicLong(1);
     private final Executor maintenance;
     private final LongSupplier gcHorizonCts;
+    private final Predicate<byte[]> expired;
 
     /**
      * @param maintenance runs background flushes and compactions; null: only explicit calls do
      */
     public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts) {
-        if (blockCache == null || gcHorizonCts == null) {
-            throw new IllegalArgumentException("block cache and GC horizon are required");
+        this(blockCache, maintenance, gcHorizonCts, key -> false);
+    }
+
+    /**
+     * @param expired says of a key whether it has expired: compaction drops every version of such
+     *     keys (for bookkeeping rows with a time to live, such as commit markers); until a
+     *     compaction runs they stay readable
+     */
+    public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts,
+            Predicate<byte[]> expired) {
+        if (blockCache == null || gcHorizonCts == null || expired == null) {
+            throw new IllegalArgumentException("block cache, GC horizon and expiry are required");
         }
         this.blockCache = blockCache;
         this.maintenance = maintenance;
         this.gcHorizonCts = gcHorizonCts;
+        this.expired = expired;
+    }
+
+    boolean expired(byte[] key) {
+        return expired.test(key);
     }
 
     public BlockCache blockCache() {

@@ -1,5 +1,7 @@
 package org.elastras.storage.store;
 
+import java.util.function.Predicate;
+
 /**
  * Decides which versions a compaction keeps. Plain logic: fed versions in {@link Version#ORDER}
  * (each (key, cts) once), it answers keep or drop.
@@ -20,19 +22,32 @@ final class VersionGc {
 
     private final long horizonCts;
     private final TombstoneOracle oracle;
+    private final Predicate<byte[]> expired;
+    private boolean currentExpired;
     private byte[] currentKey;
     private boolean horizonVersionSeen;
     private long dropped;
 
     VersionGc(long horizonCts, TombstoneOracle oracle) {
+        this(horizonCts, oracle, key -> false);
+    }
+
+    /** @param expired keys whose every version is dropped (they outlived their time to live) */
+    VersionGc(long horizonCts, TombstoneOracle oracle, Predicate<byte[]> expired) {
         this.horizonCts = horizonCts;
         this.oracle = oracle;
+        this.expired = expired;
     }
 
     boolean keep(Version v) {
         if (currentKey == null || Version.compareKeys(currentKey, v.key()) != 0) {
             currentKey = v.key();
             horizonVersionSeen = false;
+            currentExpired = expired.test(v.key());
+        }
+        if (currentExpired) {
+            dropped++;
+            return false;
         }
         if (v.cts() > horizonCts) {
             return true;

@@ -1,7 +1,6 @@
 package org.elastras.master.local;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -11,19 +10,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
-import org.elastras.client.OtmClient;
-import org.elastras.client.protocol.BeginRequest;
-import org.elastras.client.protocol.CommitRequest;
-import org.elastras.client.protocol.ElasTrasException;
-import org.elastras.client.protocol.Isolation;
-import org.elastras.client.protocol.PutRequest;
-import org.elastras.master.cluster.Master;
-import org.elastras.master.cluster.PartitionView;
+import org.elastras.client.ElasTrasClient;
+import org.elastras.client.protocol.PartitionInfo;
 
 /**
- * The demo databases of a local cluster and where their rows live: a tenant database
- * {@value #TENANT} (one partition, table ACCOUNTS) and a tree database {@value #SHOP} (root
- * WAREHOUSE, child STOCK) split by warehouse id into equal ranges. Immutable once created.
+ * The demo databases of a local cluster: a tenant database {@value #TENANT} (one partition, table
+ * ACCOUNTS) and a tree database {@value #SHOP} (root WAREHOUSE, child STOCK) split by warehouse id
+ * into equal ranges. Created through the master's admin API and loaded through the routing client,
+ * like an application would. Immutable once created.
  */
 final class DemoData {
 
@@ -31,20 +25,16 @@ final class DemoData {
     static final String SHOP = "DEMO_SHOP";
     private static final int ROWS_PER_LOAD_TXN = 100;
 
-    private final long tenantPartitionId;
-    /** Partition ids of SHOP in key order; warehouse w is in partition {@code w * size / warehouses}. */
-    private final List<Long> shopPartitionIds;
     private final int tenantRows;
     private final int warehouses;
     private final int itemsPerWarehouse;
+    private final int shopPartitions;
 
-    private DemoData(long tenantPartitionId, List<Long> shopPartitionIds, int tenantRows, int warehouses,
-            int itemsPerWarehouse) {
-        this.tenantPartitionId = tenantPartitionId;
-        this.shopPartitionIds = List.copyOf(shopPartitionIds);
+    private DemoData(int tenantRows, int warehouses, int itemsPerWarehouse, int shopPartitions) {
         this.tenantRows = tenantRows;
         this.warehouses = warehouses;
         this.itemsPerWarehouse = itemsPerWarehouse;
+        this.shopPartitions = shopPartitions;
     }
 
     static DatabaseSchema tenantSchema() {
@@ -61,39 +51,24 @@ final class DemoData {
                 .build();
     }
 
-    /** Creates both databases through the master; returns without waiting for them to serve. */
-    static DemoData create(Master master, LocalClusterConfig config) throws Exception {
-        PartitionView tenant = master.createTenant(tenantSchema());
+    /** Creates both databases through the active master; returns without waiting for them to serve. */
+    static DemoData create(ElasTrasClient client, LocalClusterConfig config) {
+        client.admin().createTenant(tenantSchema());
         List<List<Object>> boundaries = new ArrayList<>();
         for (int k = 1; k < config.shopPartitions(); k++) {
             boundaries.add(List.of(firstWarehouseOf(k, config.shopPartitions(), config.warehouses())));
         }
-        List<Long> shop = master.createDatabase(shopSchema(), boundaries).stream()
-                .sorted(Comparator.comparingLong(v -> v.record().partitionId()))
-                .map(v -> v.record().partitionId()).toList();
+        List<PartitionInfo> shop = client.admin().createDatabase(shopSchema(), boundaries);
         if (shop.size() != config.shopPartitions()) {
             throw new IllegalStateException("asked for " + config.shopPartitions() + " partitions of " + SHOP
                     + ", the master made " + shop.size());
         }
-        return new DemoData(tenant.record().partitionId(), shop, config.tenantRows(), config.warehouses(),
-                config.itemsPerWarehouse());
+        return new DemoData(config.tenantRows(), config.warehouses(), config.itemsPerWarehouse(), config.shopPartitions());
     }
 
     /** The first warehouse id of range {@code k} of {@code partitions} over {@code [0, warehouses)}. */
     private static int firstWarehouseOf(int k, int partitions, int warehouses) {
         return (int) ((long) k * warehouses / partitions);
-    }
-
-    long tenantPartitionId() {
-        return tenantPartitionId;
-    }
-
-    long shopPartitionOf(int warehouse) {
-        int k = shopPartitionIds.size() - 1;
-        while (k > 0 && warehouse < firstWarehouseOf(k, shopPartitionIds.size(), warehouses)) {
-            k--;
-        }
-        return shopPartitionIds.get(k);
     }
 
     int tenantRows() {
@@ -113,43 +88,44 @@ final class DemoData {
     }
 
     /**
-     * Writes every row, at most {@value #ROWS_PER_LOAD_TXN} per transaction, one loading thread per
-     * partition. Call once every partition serves.
+     * Writes every row, at most {@value #ROWS_PER_LOAD_TXN} per transaction: one loading thread for
+     * the tenant and one per range of warehouses. Call once every partition serves.
      */
-    void load(OwnerDirectory owners) throws Exception {
-        List<Callable<Void>> perPartition = new ArrayList<>();
-        perPartition.add(() -> {
-            List<Map<String, Object>> batch = new ArrayList<>();
-            for (long id = 0; id < tenantRows; id++) {
-                batch.add(Map.of("ID", id, "BALANCE", 1_000L));
-                if (batch.size() == ROWS_PER_LOAD_TXN || id == tenantRows - 1) {
-                    write(owners, TENANT, tenantPartitionId, "ACCOUNTS", batch);
-                    batch.clear();
-                }
+    void load(ElasTrasClient client) throws Exception {
+        List<Callable<Void>> loaders = new ArrayList<>();
+        loaders.add(() -> {
+            for (long from = 0; from < tenantRows; from += ROWS_PER_LOAD_TXN) {
+                long first = from;
+                long last = Math.min(tenantRows, from + ROWS_PER_LOAD_TXN);
+                client.runInTransaction(TENANT, List.of(), txn -> {
+                    for (long id = first; id < last; id++) {
+                        txn.put("ACCOUNTS", Map.of("ID", id, "BALANCE", 1_000L));
+                    }
+                    return null;
+                });
             }
             return null;
         });
-        for (long partitionId : shopPartitionIds) {
-            perPartition.add(() -> {
-                for (int w = 0; w < warehouses; w++) {
-                    if (shopPartitionOf(w) != partitionId) {
-                        continue;
-                    }
-                    List<Map<String, Object>> batch = new ArrayList<>();
-                    batch.add(Map.of("W_ID", w, "W_NAME", "warehouse-" + w));
-                    write(owners, SHOP, partitionId, "WAREHOUSE", batch);
-                    batch.clear();
-                    for (int i = 0; i < itemsPerWarehouse; i++) {
-                        batch.add(Map.of("W_ID", w, "I_ID", i, "QUANTITY", 100));
-                    }
-                    write(owners, SHOP, partitionId, "STOCK", batch);
+        for (int k = 0; k < shopPartitions; k++) {
+            int firstWarehouse = firstWarehouseOf(k, shopPartitions, warehouses);
+            int endWarehouse = firstWarehouseOf(k + 1, shopPartitions, warehouses);
+            loaders.add(() -> {
+                for (int w = firstWarehouse; w < endWarehouse; w++) {
+                    int warehouse = w;
+                    client.runInTransaction(SHOP, List.of(warehouse), txn -> {
+                        txn.put("WAREHOUSE", Map.of("W_ID", warehouse, "W_NAME", "warehouse-" + warehouse));
+                        for (int i = 0; i < itemsPerWarehouse; i++) {
+                            txn.put("STOCK", Map.of("W_ID", warehouse, "I_ID", i, "QUANTITY", 100));
+                        }
+                        return null;
+                    });
                 }
                 return null;
             });
         }
-        ExecutorService pool = Executors.newFixedThreadPool(perPartition.size());
+        ExecutorService pool = Executors.newFixedThreadPool(loaders.size());
         try {
-            for (Future<Void> f : pool.invokeAll(perPartition)) {
+            for (Future<Void> f : pool.invokeAll(loaders)) {
                 try {
                     f.get();
                 } catch (ExecutionException e) {
@@ -161,21 +137,38 @@ final class DemoData {
         }
     }
 
-    private static void write(OwnerDirectory owners, String database, long partitionId, String table,
-            List<Map<String, Object>> rows) throws Exception {
-        OtmClient client = owners.clientFor(partitionId);
-        if (client == null) {
-            throw new IllegalStateException("partition " + partitionId + " of " + database + " has no serving owner");
+    /**
+     * How many increments the demo rows hold (the sum of every counter minus its loaded value), read
+     * through {@code client}; with the workload stopped it equals the workload's committed count.
+     */
+    long incrementsApplied(ElasTrasClient client) {
+        long applied = client.runInTransaction(TENANT, List.of(), txn -> {
+            long sum = 0;
+            List<Map<String, Object>> rows = txn.scan("ACCOUNTS", List.of(), List.of(), tenantRows + 1);
+            if (rows.size() != tenantRows) {
+                throw new IllegalStateException(TENANT + " holds " + rows.size() + " accounts, loaded " + tenantRows);
+            }
+            for (Map<String, Object> row : rows) {
+                sum += (Long) row.get("BALANCE") - 1_000L;
+            }
+            return sum;
+        });
+        for (int w = 0; w < warehouses; w++) {
+            int warehouse = w;
+            applied += client.runInTransaction(SHOP, List.of(warehouse), txn -> {
+                long sum = 0;
+                List<Map<String, Object>> rows = txn.scan("STOCK", List.of(warehouse), List.of(warehouse),
+                        itemsPerWarehouse + 1);
+                if (rows.size() != itemsPerWarehouse) {
+                    throw new IllegalStateException("warehouse " + warehouse + " holds " + rows.size() + " stock rows, loaded "
+                            + itemsPerWarehouse);
+                }
+                for (Map<String, Object> row : rows) {
+                    sum += (Integer) row.get("QUANTITY") - 100;
+                }
+                return sum;
+            });
         }
-        long txn = client.begin(new BeginRequest(database, partitionId, Isolation.SERIALIZABLE, 0)).txnId();
-        for (Map<String, Object> row : rows) {
-            client.put(new PutRequest(txn, table, row));
-        }
-        try {
-            client.commit(new CommitRequest(txn));
-        } catch (ElasTrasException e) {
-            throw new IllegalStateException("loading " + table + " into partition " + partitionId + " failed: "
-                    + e.code() + " " + e.getMessage(), e);
-        }
+        return applied;
     }
 }

@@ -8,43 +8,32 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import org.elastras.client.OtmClient;
-import org.elastras.client.protocol.BeginRequest;
-import org.elastras.client.protocol.CommitRequest;
-import org.elastras.client.protocol.ElasTrasException;
-import org.elastras.client.protocol.ErrorCode;
-import org.elastras.client.protocol.GetRequest;
-import org.elastras.client.protocol.GetResponse;
-import org.elastras.client.protocol.Isolation;
-import org.elastras.client.protocol.PutRequest;
+import org.elastras.client.ElasTrasClient;
 
 /**
  * The demo workload of a local cluster: client threads, each at a bounded rate, doing one
  * read-modify-write transaction at a time (SERIALIZABLE: read a row, write it back incremented)
- * on a random row of the demo databases, at the partition's current owner. A conflict is retried
- * at once; NOT_OWNER, a dead OTM or one not serving makes the thread ask for the owner again and
- * retry after a pause; both bounded by {@value #ATTEMPTS_MAX} attempts and
- * {@value #DEADLINE_MS} ms. Anything else, or running out of attempts, is an error.
+ * on a random row of the demo databases, through the routing client, which re-runs a transaction
+ * after a conflict, a move or a failed OTM within its deadline. Any exception that reaches this
+ * class is an error the application would have seen.
  *
  * <p>Start and stop from one thread; the counters may be read from any.
  */
 final class DemoWorkload implements AutoCloseable {
 
-    private static final int ATTEMPTS_MAX = 100;
-    private static final long DEADLINE_MS = 20_000;
-    private static final long REROUTE_PAUSE_MS = 100;
+    private static final long JOIN_TIMEOUT_MS = 40_000;
 
     /** Counters since start. Thread-safe. */
     static final class Counters {
         final LongAdder committed = new LongAdder();
-        final LongAdder conflicts = new LongAdder();
-        final LongAdder reroutes = new LongAdder();
         final LongAdder errors = new LongAdder();
         final AtomicReference<String> lastError = new AtomicReference<>();
+        /** The slowest transaction, in microseconds, including the client's retries. */
+        final AtomicReference<Long> slowestMicros = new AtomicReference<>(0L);
     }
 
     private final DemoData data;
-    private final OwnerDirectory owners;
+    private final ElasTrasClient client;
     private final int threads;
     private final long intervalNanosPerThread;
     private final long seed;
@@ -52,9 +41,9 @@ final class DemoWorkload implements AutoCloseable {
     private final List<Thread> workers = new ArrayList<>();
     private volatile boolean stopping;
 
-    DemoWorkload(DemoData data, OwnerDirectory owners, int threads, int rateTxnPerSecond, long seed) {
+    DemoWorkload(DemoData data, ElasTrasClient client, int threads, int rateTxnPerSecond, long seed) {
         this.data = data;
-        this.owners = owners;
+        this.client = client;
         this.threads = threads;
         this.intervalNanosPerThread = TimeUnit.SECONDS.toNanos(1) * threads / rateTxnPerSecond;
         this.seed = seed;
@@ -76,7 +65,6 @@ final class DemoWorkload implements AutoCloseable {
 
     private void run(Random random) {
         long next = System.nanoTime();
-        long afterCts = 0;
         while (!stopping) {
             long now = System.nanoTime();
             if (now < next) {
@@ -89,78 +77,30 @@ final class DemoWorkload implements AutoCloseable {
                 next = now; // Fell behind (a failover): do not burst to catch up.
             }
             next += intervalNanosPerThread;
-            afterCts = Math.max(afterCts, oneTransaction(random, afterCts));
+            oneTransaction(random);
         }
     }
 
-    /** Runs one transaction to its end; returns its commit timestamp, or 0 if it failed. */
-    private long oneTransaction(Random random, long afterCts) {
+    private void oneTransaction(Random random) {
         Target target = pick(random);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MS);
-        String lastFailure = "no attempt";
-        for (int attempt = 1; attempt <= ATTEMPTS_MAX && System.nanoTime() < deadline && !stopping; attempt++) {
-            try {
-                OtmClient client = owners.clientFor(target.partitionId());
-                if (client == null) {
-                    lastFailure = "partition " + target.partitionId() + " has no serving owner";
-                    counters.reroutes.increment();
-                    Thread.sleep(REROUTE_PAUSE_MS);
-                    continue;
-                }
-                long cts = readModifyWrite(client, target, afterCts);
-                counters.committed.increment();
-                return cts;
-            } catch (ElasTrasException e) {
-                lastFailure = e.code() + ": " + e.getMessage();
-                if (e.code() == ErrorCode.CONFLICT || e.code() == ErrorCode.SERIALIZATION_FAILURE
-                        || e.code() == ErrorCode.TRANSACTION_TIMEOUT) {
-                    counters.conflicts.increment();
-                } else if (e.code() == ErrorCode.NOT_OWNER || e.code() == ErrorCode.UNREACHABLE
-                        || e.code() == ErrorCode.NOT_SERVING || e.code() == ErrorCode.OVERLOADED) {
-                    counters.reroutes.increment();
-                    owners.invalidate();
-                    if (!pause()) {
-                        break;
-                    }
-                } else {
-                    break; // Not retryable (OUTCOME_UNKNOWN included: the commit may have happened).
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return 0;
-            } catch (Exception e) {
-                lastFailure = e.toString();
-                break;
+        long started = System.nanoTime();
+        try {
+            client.runInTransaction(target.database(), target.rootKey(), txn -> {
+                Map<String, Object> row = new HashMap<>(txn.get(target.table(), target.key())
+                        .orElseThrow(() -> new IllegalStateException("demo row " + target + " is missing")));
+                row.put(target.column(), incremented(row.get(target.column())));
+                txn.put(target.table(), row);
+                return null;
+            });
+            counters.committed.increment();
+            long micros = (System.nanoTime() - started) / 1_000;
+            counters.slowestMicros.accumulateAndGet(micros, Math::max);
+        } catch (RuntimeException e) {
+            if (!stopping) {
+                counters.errors.increment();
+                counters.lastError.set(target + ": " + e);
             }
         }
-        if (!stopping) {
-            counters.errors.increment();
-            counters.lastError.set(target + ": " + lastFailure);
-        }
-        return 0;
-    }
-
-    private static boolean pause() {
-        try {
-            Thread.sleep(REROUTE_PAUSE_MS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private long readModifyWrite(OtmClient client, Target target, long afterCts) {
-        long txn = client.begin(new BeginRequest(target.database(), target.partitionId(), Isolation.SERIALIZABLE,
-                afterCts)).txnId();
-        GetResponse read = client.get(new GetRequest(txn, target.table(), target.key()));
-        if (!read.found()) {
-            throw new IllegalStateException("demo row " + target + " is missing");
-        }
-        Map<String, Object> row = new HashMap<>(read.row());
-        row.put(target.column(), incremented(row.get(target.column())));
-        client.put(new PutRequest(txn, target.table(), row));
-        return client.commit(new CommitRequest(txn)).cts();
     }
 
     /** The value plus one, of the same type (BIGINT columns read as Long, INT columns as Integer). */
@@ -177,18 +117,18 @@ final class DemoWorkload implements AutoCloseable {
     private Target pick(Random random) {
         if (random.nextBoolean()) {
             long id = random.nextInt(data.tenantRows());
-            return new Target(DemoData.TENANT, data.tenantPartitionId(), "ACCOUNTS", List.of(id), "BALANCE");
+            return new Target(DemoData.TENANT, List.of(), "ACCOUNTS", List.of(id), "BALANCE");
         }
         int w = random.nextInt(data.warehouses());
         int i = random.nextInt(data.itemsPerWarehouse());
-        return new Target(DemoData.SHOP, data.shopPartitionOf(w), "STOCK", List.of(w, i), "QUANTITY");
+        return new Target(DemoData.SHOP, List.of(w), "STOCK", List.of(w, i), "QUANTITY");
     }
 
-    /** One row a transaction reads and writes back. */
-    private record Target(String database, long partitionId, String table, List<Object> key, String column) {
+    /** One row a transaction reads and writes back, and the root key that routes it. */
+    private record Target(String database, List<Object> rootKey, String table, List<Object> key, String column) {
     }
 
-    /** Stops the threads and waits for them. Idempotent. */
+    /** Stops the threads and waits for them (a transaction in its retries may take a while). Idempotent. */
     @Override
     public void close() throws InterruptedException {
         stopping = true;
@@ -196,7 +136,7 @@ final class DemoWorkload implements AutoCloseable {
             worker.interrupt();
         }
         for (Thread worker : workers) {
-            worker.join(DEADLINE_MS);
+            worker.join(JOIN_TIMEOUT_MS);
         }
     }
 }

@@ -15,20 +15,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.elastras.catalog.meta.ZkPaths;
-import org.elastras.master.cluster.Master;
-import org.elastras.master.cluster.MasterConfig;
-import org.elastras.master.cluster.PartitionState;
-import org.elastras.master.cluster.PartitionView;
+import org.elastras.client.ElasTrasClient;
+import org.elastras.client.protocol.PartitionInfo;
 
 /**
  * A whole ElasTraS cluster on this machine, for trying it out: an embedded ZooKeeper server, the
- * local DFS in a directory, one master in this process and N OTMs as child processes, plus the
- * demo databases ({@link DemoData}) and workload ({@link DemoWorkload}). Not for production: one
- * ZooKeeper server, one master, data wiped on the next start.
+ * local DFS in a directory, {@value #MASTERS} masters (one active, one standby) and N OTMs as child
+ * processes, plus the demo databases ({@link DemoData}) and workload ({@link DemoWorkload}), which
+ * use the routing client and the admin API like any application. Not for production: one ZooKeeper
+ * server, data wiped on the next start.
  *
  * <p>Data directory layout: {@code zk/} (ZooKeeper), {@code dfs/} (the DFS root),
- * {@code logs/otm-<i>.log}, and the marker {@value #MARKER} that allows the next start to wipe it.
+ * {@code logs/otm-<i>.log}, {@code logs/master-<i>.log}, and the marker {@value #MARKER} that
+ * allows the next start to wipe it.
  *
  * <p>Threads: {@link #start} and {@link #close} from one thread (close may also run in a shutdown
  * hook); {@link #status} from any.
@@ -36,7 +35,8 @@ import org.elastras.master.cluster.PartitionView;
 public final class LocalCluster implements AutoCloseable {
 
     static final String MARKER = ".elastras-local";
-    private static final String MASTER_ID = "master-1";
+    static final int MASTERS = 2;
+    private static final int MASTER_HEAP_MB = 256;
     private static final long READY_TIMEOUT_MS = 60_000;
 
     private final LocalClusterConfig config;
@@ -44,9 +44,9 @@ public final class LocalCluster implements AutoCloseable {
     private final long startedAtNanos = System.nanoTime();
     /** The resources below are set under this object's lock ({@link #keep}) and read by {@link #close}. */
     private EmbeddedZooKeeper zk;
-    private final List<OtmChildProcess> otms = new ArrayList<>();
-    private Master master;
-    private OwnerDirectory owners;
+    private final List<ChildProcess> otms = new ArrayList<>();
+    private final List<ChildProcess> masters = new ArrayList<>();
+    private ElasTrasClient client;
     private DemoData data;
     private DemoWorkload workload;
     private boolean closed;
@@ -107,52 +107,60 @@ public final class LocalCluster implements AutoCloseable {
         out.println("zookeeper   embedded server at " + zk.connectString() + " (data " + data.resolve("zk") + ")");
         out.println("dfs         local directory " + dfs);
 
-        List<CompletableFuture<OtmChildProcess>> starting = new ArrayList<>();
+        List<CompletableFuture<ChildProcess>> starting = new ArrayList<>();
         for (int i = 1; i <= config.otms(); i++) {
             String id = "otm-" + i;
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    return OtmChildProcess.start(id, config.otmClassPath(), zk.connectString(), dfs, config.otmHeapMb(),
+                    return ChildProcess.otm(id, config.otmClassPath(), zk.connectString(), dfs, config.otmHeapMb(),
                             data.resolve("logs").resolve(id + ".log"));
                 } catch (Exception e) {
                     throw new IllegalStateException(e.getMessage(), e);
                 }
             }));
         }
+        for (int i = 1; i <= MASTERS; i++) {
+            String id = "master-" + i;
+            starting.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return ChildProcess.master(id, System.getProperty("java.class.path"), zk.connectString(), dfs,
+                            MASTER_HEAP_MB, data.resolve("logs").resolve(id + ".log"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e.getMessage(), e);
+                }
+            }));
+        }
         IllegalStateException failed = null;
-        for (CompletableFuture<OtmChildProcess> f : starting) {
+        for (CompletableFuture<ChildProcess> f : starting) {
             try {
-                OtmChildProcess otm = keep(f.join(), o -> {
+                ChildProcess p = keep(f.join(), c -> {
                     synchronized (otms) {
-                        otms.add(o);
+                        (c.id().startsWith("master-") ? masters : otms).add(c);
                     }
                 });
-                out.println("otm         " + otm.otmId() + " pid " + otm.pid() + " port " + otm.port()
-                        + " (log " + data.resolve("logs").resolve(otm.otmId() + ".log") + ")");
+                out.println((p.id().startsWith("master-") ? "master      " : "otm         ") + p.id() + " pid " + p.pid()
+                        + " port " + p.port() + " (log " + data.resolve("logs").resolve(p.id() + ".log") + ")");
             } catch (RuntimeException e) {
-                failed = failed == null ? new IllegalStateException("an OTM did not start: " + e.getMessage(), e) : failed;
+                failed = failed == null ? new IllegalStateException("a process did not start: " + e.getMessage(), e) : failed;
             }
         }
         if (failed != null) {
             throw failed;
         }
 
-        keep(Master.start(MasterConfig.defaults(MASTER_ID, zk.connectString(), ZkPaths.DEFAULT_ROOT, dfs)), m -> master = m);
-        await("the master to be elected", master::active);
-        out.println("master      " + MASTER_ID + " active (in this process)");
+        keep(ElasTrasClient.connect(zk.connectString()), c -> client = c);
+        await("a master to be elected", () -> client.admin().activeMasterId() != null);
+        out.println("master      " + client.admin().activeMasterId() + " is active, the other waits as a standby");
 
-        this.data = DemoData.create(master, config);
-        await("every demo partition to serve", () -> master.partitions().stream()
-                .allMatch(v -> v.state() == PartitionState.SERVING));
-        Map<String, Integer> ports = new LinkedHashMap<>();
-        otms.forEach(o -> ports.put(o.otmId(), o.port()));
-        keep(new OwnerDirectory(master, ports, () -> System.nanoTime() / 1_000_000), o -> owners = o);
+        this.data = DemoData.create(client, config);
+        await("every demo partition to serve", () -> client.admin().partitions(null).stream()
+                .allMatch(p -> p.state().equals("SERVING")));
         long loadStarted = System.nanoTime();
-        this.data.load(owners);
+        this.data.load(client);
         out.printf("data        %s (1 partition) and %s (%d partitions): %,d rows loaded in %d ms%n", DemoData.TENANT,
                 DemoData.SHOP, config.shopPartitions(), this.data.rowCount(), (System.nanoTime() - loadStarted) / 1_000_000);
 
-        keep(new DemoWorkload(this.data, owners, config.workloadThreads(), config.rateTxnPerSecond(), config.seed()),
+        keep(new DemoWorkload(this.data, client, config.workloadThreads(), config.rateTxnPerSecond(), config.seed()),
                 w -> workload = w).start();
         out.printf("workload    %d client threads, read-modify-write transactions, at most %d txn/s%n",
                 config.workloadThreads(), config.rateTxnPerSecond());
@@ -200,45 +208,90 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /** A snapshot of the cluster and the workload. */
-    public record Status(long elapsedMs, int otmsAlive, int otms, List<PartitionView> partitions, long committed,
-            long conflicts, long reroutes, long errors, String lastError) {
+    public record Status(long elapsedMs, int otmsAlive, int otms, int mastersAlive, String activeMaster,
+            List<PartitionInfo> partitions, long committed, long errors, String lastError, long slowestMs) {
 
         /** Whether every partition is SERVING on an owner. */
         public boolean allServing() {
             return !partitions.isEmpty() && partitions.stream()
-                    .allMatch(v -> v.state() == PartitionState.SERVING && v.record().owner() != null);
+                    .allMatch(p -> p.state().equals("SERVING") && p.owner() != null);
         }
     }
 
     public Status status() throws Exception {
         int alive;
         int total;
+        int mastersAlive;
         synchronized (otms) {
-            alive = (int) otms.stream().filter(OtmChildProcess::alive).count();
+            alive = (int) otms.stream().filter(ChildProcess::alive).count();
             total = otms.size();
+            mastersAlive = (int) masters.stream().filter(ChildProcess::alive).count();
         }
         DemoWorkload.Counters c = workload.counters();
-        return new Status((System.nanoTime() - startedAtNanos) / 1_000_000, alive, total, master.partitions(),
-                c.committed.sum(), c.conflicts.sum(), c.reroutes.sum(), c.errors.sum(), c.lastError.get());
+        return new Status((System.nanoTime() - startedAtNanos) / 1_000_000, alive, total, mastersAlive,
+                client.admin().activeMasterId(), client.admin().partitions(null), c.committed.sum(), c.errors.sum(),
+                c.lastError.get(), c.slowestMicros.get() / 1_000);
     }
 
-    /** Whether any OTM process this cluster started is still running. */
+    /**
+     * Fault injection: kills the active master's process (SIGKILL) and returns its id; the standby
+     * takes over once ZooKeeper expires the dead master's session.
+     */
+    public String killActiveMaster() throws Exception {
+        String active = client.admin().activeMasterId();
+        synchronized (otms) {
+            for (ChildProcess m : masters) {
+                if (m.id().equals(active)) {
+                    m.kill();
+                    return active;
+                }
+            }
+        }
+        throw new IllegalStateException("no running master process is the active one (" + active + ")");
+    }
+
+    /**
+     * Stops the workload and returns {committed transactions, increments the rows hold}: equal
+     * unless an acknowledged commit was lost (or applied twice).
+     */
+    public long[] stopWorkloadAndCount() throws InterruptedException {
+        workload.close();
+        return new long[] {workload.counters().committed.sum(), data.incrementsApplied(client)};
+    }
+
+    /** Fault injection: kills the OTM process {@code otmId} (SIGKILL). */
+    public void killOtm(String otmId) throws Exception {
+        synchronized (otms) {
+            for (ChildProcess o : otms) {
+                if (o.id().equals(otmId)) {
+                    o.kill();
+                    return;
+                }
+            }
+        }
+        throw new IllegalArgumentException("no OTM process " + otmId);
+    }
+
+    /** Whether any OTM or master process this cluster started is still running. */
     public boolean anyOtmProcessAlive() {
         synchronized (otms) {
-            return otms.stream().anyMatch(OtmChildProcess::alive);
+            return otms.stream().anyMatch(ChildProcess::alive) || masters.stream().anyMatch(ChildProcess::alive);
         }
     }
 
-    /** Process ids of the OTM processes (alive or not). */
-    public List<Long> otmPids() {
+    /** Process ids of the OTM and master processes (alive or not). */
+    public List<Long> pids() {
         synchronized (otms) {
-            return otms.stream().map(OtmChildProcess::pid).toList();
+            List<Long> pids = new ArrayList<>();
+            otms.forEach(o -> pids.add(o.pid()));
+            masters.forEach(m -> pids.add(m.pid()));
+            return pids;
         }
     }
 
     /**
-     * Stops the workload, the master, the OTM processes (SIGTERM, then SIGKILL after a grace
-     * period) and ZooKeeper, in that order: the master goes first so that it does not treat the
+     * Stops the workload, the masters, the OTM processes (SIGTERM, then SIGKILL after a grace
+     * period) and ZooKeeper, in that order: the masters go first so that they do not treat the
      * stopping OTMs as failures. Idempotent.
      */
     @Override
@@ -254,25 +307,32 @@ public final class LocalCluster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (owners != null) {
-            owners.close();
+        if (client != null) {
+            client.close();
         }
-        if (master != null) {
-            master.close();
-        }
-        List<OtmChildProcess> toStop;
+        List<ChildProcess> mastersToStop;
+        List<ChildProcess> otmsToStop;
         synchronized (otms) {
-            toStop = List.copyOf(otms);
+            mastersToStop = List.copyOf(masters);
+            otmsToStop = List.copyOf(otms);
         }
+        stopAll(mastersToStop);
+        stopAll(otmsToStop);
+        if (zk != null) {
+            zk.close();
+        }
+    }
+
+    private static void stopAll(List<ChildProcess> processes) {
         List<Thread> stoppers = new ArrayList<>();
-        for (OtmChildProcess otm : toStop) {
+        for (ChildProcess p : processes) {
             Thread t = new Thread(() -> {
                 try {
-                    otm.close();
+                    p.close();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            }, "stop-" + otm.otmId());
+            }, "stop-" + p.id());
             t.start();
             stoppers.add(t);
         }
@@ -282,9 +342,6 @@ public final class LocalCluster implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-        if (zk != null) {
-            zk.close();
         }
     }
 }

@@ -11,8 +11,7 @@ import java.util.logging.Handler;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import java.util.stream.Collectors;
-import org.elastras.master.cluster.PartitionState;
-import org.elastras.master.cluster.PartitionView;
+import org.elastras.client.protocol.PartitionInfo;
 
 /**
  * {@code elastras local}: runs a {@link LocalCluster} until SIGINT/SIGTERM, printing a status line
@@ -47,7 +46,7 @@ public final class LocalMain {
                 cluster = running[0];
             }
             if (cluster != null) {
-                System.out.println("stopping: workload, master, OTM processes, ZooKeeper");
+                System.out.println("stopping: workload, masters, OTM processes, ZooKeeper");
                 cluster.close();
                 System.out.println("stopped");
                 System.out.flush();
@@ -95,27 +94,28 @@ public final class LocalMain {
     }
 
     static String line(LocalCluster.Status s, double committedPerSecond) {
-        List<PartitionView> parts = s.partitions();
-        long serving = parts.stream().filter(v -> v.state() == PartitionState.SERVING).count();
+        List<PartitionInfo> parts = s.partitions();
+        long serving = parts.stream().filter(p -> p.state().equals("SERVING")).count();
         String owners = parts.stream()
-                .map(v -> v.record().partitionId() + "@" + (v.state() == PartitionState.SERVING
-                        ? v.record().owner() : v.state().name().toLowerCase()))
+                .map(p -> p.partitionId() + "@" + (p.state().equals("SERVING") ? p.owner() : p.state().toLowerCase()))
                 .collect(Collectors.joining(" "));
-        return String.format("[%5.0fs] otms %d/%d alive | partitions %d/%d serving: %s | committed %.0f txn/s"
-                + " (total %,d) | conflicts %d | reroutes %d | errors %d", s.elapsedMs() / 1000.0, s.otmsAlive(), s.otms(),
-                serving, parts.size(), owners, committedPerSecond, s.committed(), s.conflicts(), s.reroutes(), s.errors());
+        return String.format("[%5.0fs] masters %d/%d alive, %s active | otms %d/%d alive | partitions %d/%d serving: %s"
+                + " | committed %.0f txn/s (total %,d) | slowest %d ms | errors %d", s.elapsedMs() / 1000.0,
+                s.mastersAlive(), LocalCluster.MASTERS, s.activeMaster(), s.otmsAlive(), s.otms(), serving, parts.size(),
+                owners, committedPerSecond, s.committed(), s.slowestMs(), s.errors());
     }
 
     /**
-     * Sends this process's logs to files instead of the terminal: java.util.logging (the master) to
-     * {@code master.log}, slf4j-simple (the embedded ZooKeeper server, Curator) to {@code zookeeper.log}.
+     * Sends this process's logs to files instead of the terminal: java.util.logging (the launcher
+     * and its client) to {@code local.log}, slf4j-simple (the embedded ZooKeeper server, Curator) to
+     * {@code zookeeper.log}. The masters and OTMs log to files of their own.
      */
     private static void logToFile(Path logs) throws IOException {
         Files.createDirectories(logs);
         // Read by slf4j-simple when the first logger is made, which is after this (ZooKeeper starts next).
         System.setProperty("org.slf4j.simpleLogger.logFile", logs.resolve("zookeeper.log").toString());
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
-        Path file = logs.resolve("master.log");
+        Path file = logs.resolve("local.log");
         Logger root = Logger.getLogger("");
         for (Handler h : root.getHandlers()) {
             root.removeHandler(h);

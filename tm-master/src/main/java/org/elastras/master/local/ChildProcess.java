@@ -18,70 +18,90 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One OTM of a local cluster as a child JVM ({@code OtmMain} by class name, under
- * {@link ParentWatch}, so it exits if the launcher dies). Its standard error and output go to a
- * log file. Start and stop from one thread; {@link #alive()} from any.
+ * One process of a local cluster (an OTM or a master) as a child JVM (its main class by name, under
+ * {@link ParentWatch}, so it exits if the launcher dies), ready once it printed its READY line with
+ * its port. Its standard error and output go to a log file. Start and stop from one thread;
+ * {@link #alive()} from any.
  */
-final class OtmChildProcess implements AutoCloseable {
+final class ChildProcess implements AutoCloseable {
 
     static final String OTM_MAIN = "org.elastras.otm.server.OtmMain";
-    private static final Pattern READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
+    static final String MASTER_MAIN = "org.elastras.master.MasterMain";
+    private static final Pattern OTM_READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
+    private static final Pattern MASTER_READY = Pattern.compile("ELASTRAS-MASTER READY id=(\\S+) port=(\\d+)");
     private static final long READY_TIMEOUT_MS = 60_000;
     private static final long STOP_TIMEOUT_MS = 15_000;
 
-    private final String otmId;
+    private final String id;
     private final Process process;
     private final int port;
     /** Held open for the child's whole life: closing it (or this JVM dying) stops the child. */
     private final OutputStream lifeline;
 
-    private OtmChildProcess(String otmId, Process process, int port) {
-        this.otmId = otmId;
+    private ChildProcess(String id, Process process, int port) {
+        this.id = id;
         this.process = process;
         this.port = port;
         this.lifeline = process.getOutputStream();
     }
 
     /**
-     * Starts the OTM and waits for its READY line.
+     * Starts an OTM of the cluster and waits for its READY line.
      *
      * @param classPath a class path holding the otm module and this module's classes
      */
-    static OtmChildProcess start(String otmId, String classPath, String zkConnect, URI dfs, int heapMb, Path log)
+    static ChildProcess otm(String otmId, String classPath, String zkConnect, URI dfs, int heapMb, Path log)
             throws Exception {
+        return start(otmId, classPath, heapMb, log, OTM_READY, OTM_MAIN,
+                List.of("--id", otmId, "--zk", zkConnect, "--dfs", dfs.toString(), "--port", "0"));
+    }
+
+    /**
+     * Starts a master and waits for its READY line (it is then a standby or the active master).
+     *
+     * @param classPath a class path holding this module with its dependencies
+     */
+    static ChildProcess master(String masterId, String classPath, String zkConnect, URI dfs, int heapMb, Path log)
+            throws Exception {
+        return start(masterId, classPath, heapMb, log, MASTER_READY, MASTER_MAIN,
+                List.of("--id", masterId, "--zk", zkConnect, "--dfs", dfs.toString(), "--port", "0"));
+    }
+
+    private static ChildProcess start(String id, String classPath, int heapMb, Path log, Pattern readyLine,
+            String mainClass, List<String> args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + heapMb + "m");
         command.add("-cp");
         command.add(classPath);
         command.add(ParentWatch.class.getName());
-        command.add(OTM_MAIN);
-        command.addAll(List.of("--id", otmId, "--zk", zkConnect, "--dfs", dfs.toString(), "--port", "0"));
+        command.add(mainClass);
+        command.addAll(args);
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
         CompletableFuture<Integer> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> pumpOutput(process, log, ready), "otm-output-" + otmId);
+        Thread reader = new Thread(() -> pumpOutput(process, log, readyLine, ready), "output-" + id);
         reader.setDaemon(true);
         reader.start();
         try {
-            return new OtmChildProcess(otmId, process, ready.get(READY_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            return new ChildProcess(id, process, ready.get(READY_TIMEOUT_MS, TimeUnit.MILLISECONDS));
         } catch (Exception e) {
             process.destroyForcibly();
-            throw new IOException("OTM " + otmId + " did not start within " + READY_TIMEOUT_MS + " ms; see " + log, e);
+            throw new IOException(id + " did not start within " + READY_TIMEOUT_MS + " ms; see " + log, e);
         }
     }
 
     /** Completes {@code ready} with the port of the READY line, then copies the rest of stdout to the log. */
-    private static void pumpOutput(Process process, Path log, CompletableFuture<Integer> ready) {
+    private static void pumpOutput(Process process, Path log, Pattern readyLine, CompletableFuture<Integer> ready) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 PrintStream copy = new PrintStream(Files.newOutputStream(log, StandardOpenOption.CREATE,
                         StandardOpenOption.APPEND), true, StandardCharsets.UTF_8)) {
             String line;
             while ((line = out.readLine()) != null) {
                 copy.println(line);
-                Matcher m = READY.matcher(line);
+                Matcher m = readyLine.matcher(line);
                 if (m.find()) {
                     ready.complete(Integer.parseInt(m.group(2)));
                 }
@@ -89,11 +109,11 @@ final class OtmChildProcess implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             ready.completeExceptionally(e);
         }
-        ready.completeExceptionally(new IOException("the OTM process exited before it was ready"));
+        ready.completeExceptionally(new IOException("the process exited before it was ready"));
     }
 
-    String otmId() {
-        return otmId;
+    String id() {
+        return id;
     }
 
     int port() {
@@ -108,7 +128,13 @@ final class OtmChildProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** SIGTERM (the OTM closes cleanly), then SIGKILL if it has not exited in time. Idempotent. */
+    /** Kills the process at once (SIGKILL), as a crash would; for fault injection. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** SIGTERM (the process closes cleanly), then SIGKILL if it has not exited in time. Idempotent. */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
