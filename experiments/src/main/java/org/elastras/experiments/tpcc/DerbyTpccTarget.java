@@ -55,10 +55,7 @@ public final class DerbyTpccTarget implements TpccTarget {
      * @param pageCachePages Derby's page cache in 4 KiB pages (JVM-wide; only the first call's value counts)
      */
     public static DerbyTpccTarget create(Path directory, int pageCachePages) throws SQLException {
-        System.setProperty("derby.stream.error.file", directory.toAbsolutePath().getParent().resolve("derby.log").toString());
-        System.setProperty("derby.storage.pageCacheSize", Integer.toString(pageCachePages));
-        System.setProperty("derby.locks.deadlockTimeout", Integer.toString(DEADLOCK_CHECK_SECONDS));
-        System.setProperty("derby.locks.waitTimeout", Integer.toString(LOCK_WAIT_SECONDS));
+        setProperties(directory, pageCachePages);
         String url = "jdbc:derby:directory:" + directory.toAbsolutePath();
         try (Connection c = DriverManager.getConnection(url + ";create=true"); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
@@ -68,6 +65,21 @@ public final class DerbyTpccTarget implements TpccTarget {
             c.commit();
         }
         return new DerbyTpccTarget(url);
+    }
+
+    /** Opens a TPC-C database {@link #create} made (and {@link #close} shut down) earlier, e.g. a copy of one. */
+    public static DerbyTpccTarget open(Path directory, int pageCachePages) throws SQLException {
+        setProperties(directory, pageCachePages);
+        String url = "jdbc:derby:directory:" + directory.toAbsolutePath();
+        DriverManager.getConnection(url).close();
+        return new DerbyTpccTarget(url);
+    }
+
+    private static void setProperties(Path directory, int pageCachePages) {
+        System.setProperty("derby.stream.error.file", directory.toAbsolutePath().getParent().resolve("derby.log").toString());
+        System.setProperty("derby.storage.pageCacheSize", Integer.toString(pageCachePages));
+        System.setProperty("derby.locks.deadlockTimeout", Integer.toString(DEADLOCK_CHECK_SECONDS));
+        System.setProperty("derby.locks.waitTimeout", Integer.toString(LOCK_WAIT_SECONDS));
     }
 
     @Override
@@ -243,6 +255,9 @@ public final class DerbyTpccTarget implements TpccTarget {
 
     @Override
     public void writeRow(String table, List<Object> row) throws SQLException {
+        if (TpccSchema.INDEX_TABLES.contains(table)) {
+            return; // Derby keeps its real indexes itself.
+        }
         TableSchema schema = TpccSchema.table(table);
         StringBuilder delete = new StringBuilder("DELETE FROM ").append(table).append(" WHERE ");
         int[] keyIndexes = schema.keyColumnIndexes();

@@ -28,12 +28,31 @@ final class InProcessTpccOtm implements AutoCloseable {
         this.client = client;
     }
 
+    /** Starts its own ZooKeeper server too. */
     static InProcessTpccOtm start(Path scratch, WarehouseRouter router) throws Exception {
         TestingServer zookeeper = new TestingServer(true);
+        try {
+            return start(scratch, router, zookeeper, zookeeper.getConnectString(), "/elastras");
+        } catch (Exception e) {
+            zookeeper.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Uses a ZooKeeper server that outlives this OTM (tests share one per class); {@code zkRoot}
+     * must be unused by any other live OTM.
+     */
+    static InProcessTpccOtm start(Path scratch, WarehouseRouter router, String zkConnect, String zkRoot) throws Exception {
+        return start(scratch, router, null, zkConnect, zkRoot);
+    }
+
+    private static InProcessTpccOtm start(Path scratch, WarehouseRouter router, TestingServer zookeeper, String zkConnect,
+            String zkRoot) throws Exception {
         OtmNode node = null;
         OtmClient client = null;
         try {
-            node = OtmNode.start(new OtmConfig("tpcc-otm", zookeeper.getConnectString(), "/elastras",
+            node = OtmNode.start(new OtmConfig("tpcc-otm", zkConnect, zkRoot,
                     scratch.resolve("dfs").toUri(), "127.0.0.1", 0, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS));
             client = new OtmClient("127.0.0.1", node.port());
             client.registerDatabase(new RegisterDatabaseRequest(SchemaSpec.of(TpccSchema.schema())));
@@ -48,7 +67,6 @@ final class InProcessTpccOtm implements AutoCloseable {
             if (node != null) {
                 node.close();
             }
-            zookeeper.close();
             throw e;
         }
     }
@@ -67,7 +85,9 @@ final class InProcessTpccOtm implements AutoCloseable {
             client.close();
             node.close();
         } finally {
-            zookeeper.close();
+            if (zookeeper != null) {
+                zookeeper.close();
+            }
         }
     }
 }

@@ -45,6 +45,13 @@ public final class OtmTpccTarget implements TpccTarget {
         return new OtmTpccTarget(InProcessTpccOtm.start(scratch, router), router);
     }
 
+    /** As {@link #start(Path, int, int)}, with a ZooKeeper server that outlives the target, under {@code zkRoot}. */
+    public static OtmTpccTarget start(Path scratch, int warehouses, int warehousesPerPartition, String zkConnect, String zkRoot)
+            throws Exception {
+        WarehouseRouter router = new WarehouseRouter(warehouses, warehousesPerPartition);
+        return new OtmTpccTarget(InProcessTpccOtm.start(scratch, router, zkConnect, zkRoot), router);
+    }
+
     @Override
     public String name() {
         return "elastras";
