@@ -80,9 +80,17 @@ abstract class TpccTargetContract {
 
     @Test
     void mixedTransactionsKeepTheDatabaseConsistent() throws Exception {
-        NuRandConstants run = generator.loadConstants().forRun(SEED);
-        int terminals = 4;
-        int perTerminal = 60;
+        long newOrders = runMix(target, generator, 4, 60, 1);
+        assertTrue(newOrders > 80, "committed New-Orders " + newOrders);
+        assertEquals(List.of(), check(false));
+    }
+
+    /**
+     * Runs {@code terminals} threads of {@code perTerminal} transactions from the mix on
+     * {@code target}; returns the committed New-Orders. History streams start at {@code firstStream}.
+     */
+    long runMix(TpccTarget on, TpccDataGenerator loaded, int terminals, int perTerminal, int firstStream) throws Exception {
+        NuRandConstants run = loaded.loadConstants().forRun(SEED);
         ExecutorService pool = Executors.newFixedThreadPool(terminals);
         try {
             List<Future<long[]>> done = new ArrayList<>();
@@ -90,11 +98,11 @@ abstract class TpccTargetContract {
                 int terminal = t;
                 done.add(pool.submit(() -> {
                     int w = terminal % SCALE.warehouses() + 1;
-                    TpccInputGenerator in = new TpccInputGenerator(SCALE, run, SEED + terminal, w, terminal % 10 + 1, terminal + 1,
-                            this::tick);
+                    TpccInputGenerator in = new TpccInputGenerator(SCALE, run, SEED + terminal, w, terminal % 10 + 1,
+                            firstStream + terminal, this::tick);
                     TransactionMix mix = new TransactionMix(SEED * 7 + terminal);
                     long[] counts = new long[2];
-                    try (TpccTarget.Session s = target.openSession()) {
+                    try (TpccTarget.Session s = on.openSession()) {
                         for (int i = 0; i < perTerminal; i++) {
                             switch (mix.next()) {
                                 case NEW_ORDER -> {
@@ -117,11 +125,10 @@ abstract class TpccTargetContract {
             for (Future<long[]> f : done) {
                 newOrders += f.get()[0];
             }
-            assertTrue(newOrders > 80, "committed New-Orders " + newOrders);
+            return newOrders;
         } finally {
             pool.shutdownNow();
         }
-        assertEquals(List.of(), check(false));
     }
 
     private TpccInputs.NewOrder order(int w, int d, int c, boolean rollback) {
