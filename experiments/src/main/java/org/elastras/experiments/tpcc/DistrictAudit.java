@@ -32,7 +32,7 @@ final class DistrictAudit {
     private final TreeMap<Integer, List<Object>> orders = new TreeMap<>();
     private final TreeSet<Integer> newOrders = new TreeSet<>();
     /** O_ID -> ORDER_LINE rows of that order seen. */
-    private final Map<Integer, Integer> linesPerOrder = new HashMap<>();
+    private final Map<Integer, Integer> linesPerOrder = new TreeMap<>();
     /** O_ID -> whether any of its lines has a null / a non-null OL_DELIVERY_D. */
     private final Map<Integer, boolean[]> deliveryDates = new HashMap<>();
     /** O_ID -> sum of OL_AMOUNT of delivered lines. */

@@ -28,6 +28,13 @@ import org.elastras.client.protocol.Isolation;
  * cardinalities (ElasTraS cannot load the spec's 100,000 items yet: see {@link OtmTpccTarget}).
  * Not a TPC-C result in any case: no keying and think times, remote warehouses made local.
  * Single-threaded main; the loader and driver run their own threads.
+ *
+ * <p>Run from the repository root:
+ * <pre>
+ * mvn -q -o -pl experiments -am install -DskipTests
+ * mvn -q -o -pl experiments dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
+ * java -Xmx1500m -cp experiments/target/classes:$(cat /tmp/cp.txt) org.elastras.experiments.tpcc.TpccBenchmark
+ * </pre>
  */
 public final class TpccBenchmark {
 
