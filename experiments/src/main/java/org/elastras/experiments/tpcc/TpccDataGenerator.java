@@ -148,7 +148,10 @@ public final class TpccDataGenerator {
         }
     }
 
-    /** Rows of warehouse w, per table, that {@link #warehouse} emits (for progress and checks). */
+    /**
+     * About how many rows {@link #warehouse} emits for one warehouse, index rows included (order
+     * lines counted at their mean of 10 an order); for progress reports.
+     */
     public long rowsPerWarehouseEstimate() {
         long perDistrict = 3L * scale.customersPerDistrict() + 2L * scale.ordersPerDistrict()
                 + 10L * scale.ordersPerDistrict() + scale.newOrdersPerDistrict();
