@@ -66,6 +66,11 @@ public final class TpccBenchmark {
             if (targets.isEmpty() || !TARGETS.containsAll(targets)) {
                 throw new IllegalArgumentException("--targets must list some of " + TARGETS + ", got " + targets);
             }
+            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(t -> t.startsWith("elastras"))) {
+                throw new IllegalArgumentException("ElasTraS loads ITEM in one loadGlobalTable request, which holds at most "
+                        + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " items under the OTM's 4 MiB body limit; "
+                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets derby or a smaller --items");
+            }
         }
 
         static Options parse(String[] args) {
