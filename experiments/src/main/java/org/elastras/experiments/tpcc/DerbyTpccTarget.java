@@ -1,0 +1,328 @@
+package org.elastras.experiments.tpcc;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.ColumnType;
+import org.elastras.catalog.schema.TableSchema;
+import org.elastras.catalog.schema.TypeKind;
+
+/**
+ * The baseline: TPC-C on embedded Apache Derby through JDBC, one connection per terminal,
+ * autocommit off, Derby's default durability (the log is synced before {@code commit()} returns).
+ * New-Order, Payment, Delivery and Order-Status run SERIALIZABLE; Stock-Level READ COMMITTED,
+ * which clause 3.4.1 allows for it. Deadlocks and lock timeouts (SQLState 40001, 40XL1, 40XL2)
+ * roll back and run the transaction again, at most {@link #ATTEMPTS_MAX} times, as the OTM re-runs
+ * a procedure. The logic is that of {@link TpccProcedures}, with the shared rules of
+ * {@link TpccRules}; rows that are read and then written are read first with an UPDATE (or
+ * SELECT ... FOR UPDATE) so that Derby takes the write lock at once instead of upgrading a shared
+ * one, which would deadlock under contention.
+ *
+ * <p>Settings as in the procedure benchmark's Derby target: the page cache is sized by the caller,
+ * deadlock detection after 1 s instead of 20 s. These are JVM-wide Derby properties, set before the
+ * engine boots; several databases (directories) may be open in one JVM.
+ *
+ * <p>Thread-safe; sessions and batch writers are per thread.
+ */
+public final class DerbyTpccTarget implements TpccTarget {
+
+    static final int ATTEMPTS_MAX = 16;
+    static final int LOAD_BATCH_ROWS = 1_000;
+    static final int DEADLOCK_CHECK_SECONDS = 1;
+    static final int LOCK_WAIT_SECONDS = 10;
+
+    private final String url;
+
+    private DerbyTpccTarget(String url) {
+        this.url = url;
+    }
+
+    /**
+     * Creates an empty TPC-C database in {@code directory} (which must not exist yet).
+     *
+     * @param pageCachePages Derby's page cache in 4 KiB pages (JVM-wide; only the first call's value counts)
+     */
+    public static DerbyTpccTarget create(Path directory, int pageCachePages) throws SQLException {
+        setProperties(directory, pageCachePages);
+        String url = "jdbc:derby:directory:" + directory.toAbsolutePath();
+        try (Connection c = DriverManager.getConnection(url + ";create=true"); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            for (String ddl : TpccSchema.derbyDdl()) {
+                s.execute(ddl);
+            }
+            c.commit();
+        }
+        return new DerbyTpccTarget(url);
+    }
+
+    /** Opens a TPC-C database {@link #create} made (and {@link #close} shut down) earlier, e.g. a copy of one. */
+    public static DerbyTpccTarget open(Path directory, int pageCachePages) throws SQLException {
+        setProperties(directory, pageCachePages);
+        String url = "jdbc:derby:directory:" + directory.toAbsolutePath();
+        DriverManager.getConnection(url).close();
+        return new DerbyTpccTarget(url);
+    }
+
+    private static void setProperties(Path directory, int pageCachePages) {
+        System.setProperty("derby.stream.error.file", directory.toAbsolutePath().getParent().resolve("derby.log").toString());
+        System.setProperty("derby.storage.pageCacheSize", Integer.toString(pageCachePages));
+        System.setProperty("derby.locks.deadlockTimeout", Integer.toString(DEADLOCK_CHECK_SECONDS));
+        System.setProperty("derby.locks.waitTimeout", Integer.toString(LOCK_WAIT_SECONDS));
+    }
+
+    @Override
+    public String name() {
+        return "derby";
+    }
+
+    @Override
+    public String description() {
+        return "Apache Derby embedded, JDBC, connection per terminal, autocommit off, SERIALIZABLE"
+                + " (Stock-Level READ COMMITTED), log sync on commit";
+    }
+
+    Connection connect(int isolation) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        c.setAutoCommit(false);
+        c.setHoldability(ResultSet.CLOSE_CURSORS_AT_COMMIT);
+        c.setTransactionIsolation(isolation);
+        return c;
+    }
+
+    // ---- Loading and row access ----
+
+    @Override
+    public int loadBatchRowsMax() {
+        return LOAD_BATCH_ROWS;
+    }
+
+    @Override
+    public void loadItems(List<List<Object>> rows) throws Exception {
+        try (TpccLoader.BatchWriter writer = openBatchWriter()) {
+            for (int from = 0; from < rows.size(); from += LOAD_BATCH_ROWS) {
+                writer.write(TpccSchema.ITEM, rows.subList(from, Math.min(rows.size(), from + LOAD_BATCH_ROWS)));
+            }
+        }
+    }
+
+    @Override
+    public TpccLoader.BatchWriter openBatchWriter() throws SQLException {
+        Connection c = connect(Connection.TRANSACTION_READ_COMMITTED);
+        Map<String, PreparedStatement> inserts = new HashMap<>();
+        return new TpccLoader.BatchWriter() {
+            @Override
+            public void write(String table, List<List<Object>> rows) throws SQLException {
+                if (TpccSchema.INDEX_TABLES.contains(table)) {
+                    return;
+                }
+                TableSchema schema = TpccSchema.table(table);
+                PreparedStatement insert = inserts.get(table);
+                if (insert == null) {
+                    insert = c.prepareStatement(insertSql(schema));
+                    inserts.put(table, insert);
+                }
+                for (List<Object> row : rows) {
+                    bindRow(insert, schema, row, 1);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+                c.commit();
+            }
+
+            @Override
+            public void close() throws SQLException {
+                for (PreparedStatement p : inserts.values()) {
+                    p.close();
+                }
+                c.rollback();
+                c.close();
+            }
+        };
+    }
+
+    /** Refreshes the optimizer's statistics after a bulk load, as any Derby user would. */
+    public void updateStatistics() throws SQLException {
+        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED); Statement s = c.createStatement()) {
+            for (String table : TpccSchema.TABLES) {
+                if (!TpccSchema.INDEX_TABLES.contains(table)) {
+                    s.execute("CALL SYSCS_UTIL.SYSCS_UPDATE_STATISTICS('APP', '" + table + "', NULL)");
+                }
+            }
+            c.commit();
+        }
+    }
+
+    private static String insertSql(TableSchema schema) {
+        StringBuilder b = new StringBuilder("INSERT INTO ").append(schema.name()).append(" (");
+        StringBuilder marks = new StringBuilder();
+        for (Column col : schema.columns()) {
+            b.append(marks.length() == 0 ? "" : ", ").append(col.name());
+            marks.append(marks.length() == 0 ? "?" : ", ?");
+        }
+        return b.append(") VALUES (").append(marks).append(')').toString();
+    }
+
+    private static void bindRow(PreparedStatement p, TableSchema schema, List<Object> row, int firstIndex) throws SQLException {
+        for (int i = 0; i < schema.columns().size(); i++) {
+            bind(p, firstIndex + i, schema.columns().get(i).type(), row.get(i));
+        }
+    }
+
+    static void bind(PreparedStatement p, int index, ColumnType type, Object value) throws SQLException {
+        TypeKind kind = type.kind();
+        if (value == null) {
+            p.setNull(index, switch (kind) {
+                case INT -> Types.INTEGER;
+                case BIGINT -> Types.BIGINT;
+                case TIMESTAMP -> Types.TIMESTAMP;
+                case DECIMAL -> Types.DECIMAL;
+                default -> Types.VARCHAR;
+            });
+            return;
+        }
+        switch (kind) {
+            case INT -> p.setInt(index, ((Number) value).intValue());
+            case BIGINT -> p.setLong(index, ((Number) value).longValue());
+            case TIMESTAMP -> p.setTimestamp(index, timestamp(((Number) value).longValue()));
+            case DECIMAL -> p.setBigDecimal(index, (BigDecimal) value);
+            case VARCHAR -> p.setString(index, (String) value);
+            default -> throw new IllegalStateException("TPC-C uses no " + type);
+        }
+    }
+
+    static Timestamp timestamp(long micros) {
+        Timestamp t = new Timestamp(Math.floorDiv(micros, 1_000_000L) * 1_000L);
+        t.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1_000);
+        return t;
+    }
+
+    static long micros(Timestamp t) {
+        return Math.floorDiv(t.getTime(), 1_000L) * 1_000_000L + t.getNanos() / 1_000;
+    }
+
+    private static Object read(ResultSet r, int index, ColumnType type) throws SQLException {
+        Object v = switch (type.kind()) {
+            case INT -> r.getInt(index);
+            case BIGINT -> r.getLong(index);
+            case TIMESTAMP -> {
+                Timestamp t = r.getTimestamp(index);
+                yield t == null ? null : micros(t);
+            }
+            case DECIMAL -> r.getBigDecimal(index);
+            case VARCHAR -> r.getString(index);
+            default -> throw new IllegalStateException("TPC-C uses no " + type);
+        };
+        return r.wasNull() ? null : v;
+    }
+
+    @Override
+    public List<Object> readRow(String table, List<Object> key) throws SQLException {
+        TableSchema schema = TpccSchema.table(table);
+        StringBuilder sql = new StringBuilder("SELECT * FROM ").append(table).append(" WHERE ");
+        List<Column> keyColumns = schema.keyColumns();
+        for (int i = 0; i < keyColumns.size(); i++) {
+            sql.append(i == 0 ? "" : " AND ").append(keyColumns.get(i).name()).append(" = ?");
+        }
+        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED); PreparedStatement p = c.prepareStatement(sql.toString())) {
+            for (int i = 0; i < keyColumns.size(); i++) {
+                bind(p, i + 1, keyColumns.get(i).type(), key.get(i));
+            }
+            try (ResultSet r = p.executeQuery()) {
+                List<Object> row = null;
+                if (r.next()) {
+                    row = new ArrayList<>();
+                    for (int i = 0; i < schema.columns().size(); i++) {
+                        row.add(read(r, i + 1, schema.columns().get(i).type()));
+                    }
+                }
+                c.commit();
+                return row;
+            }
+        }
+    }
+
+    @Override
+    public void writeRow(String table, List<Object> row) throws SQLException {
+        if (TpccSchema.INDEX_TABLES.contains(table)) {
+            return; // Derby keeps its real indexes itself.
+        }
+        TableSchema schema = TpccSchema.table(table);
+        StringBuilder delete = new StringBuilder("DELETE FROM ").append(table).append(" WHERE ");
+        int[] keyIndexes = schema.keyColumnIndexes();
+        for (int i = 0; i < keyIndexes.length; i++) {
+            delete.append(i == 0 ? "" : " AND ").append(schema.columns().get(keyIndexes[i]).name()).append(" = ?");
+        }
+        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE);
+                PreparedStatement d = c.prepareStatement(delete.toString());
+                PreparedStatement i = c.prepareStatement(insertSql(schema))) {
+            for (int k = 0; k < keyIndexes.length; k++) {
+                bind(d, k + 1, schema.columns().get(keyIndexes[k]).type(), row.get(keyIndexes[k]));
+            }
+            d.executeUpdate();
+            bindRow(i, schema, row, 1);
+            i.executeUpdate();
+            c.commit();
+        }
+    }
+
+    @Override
+    public long countRows(String table, int warehouseId, int districtId) throws SQLException {
+        TableSchema schema = TpccSchema.table(table);
+        String sql = "SELECT COUNT(*) FROM " + table + " WHERE W_ID = ? AND " + schema.keyColumns().get(1).name() + " = ?";
+        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED); PreparedStatement p = c.prepareStatement(sql)) {
+            p.setInt(1, warehouseId);
+            p.setInt(2, districtId);
+            try (ResultSet r = p.executeQuery()) {
+                r.next();
+                long n = r.getLong(1);
+                c.commit();
+                return n;
+            }
+        }
+    }
+
+    @Override
+    public List<ConsistencyViolation> checkConsistency(int warehouses, boolean afterLoad, int loadedDeliveredOrders)
+            throws SQLException {
+        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE)) {
+            List<ConsistencyViolation> v = new DerbyConsistencyQueries(c).check(afterLoad, loadedDeliveredOrders);
+            c.commit();
+            return v;
+        }
+    }
+
+    @Override
+    public Session openSession() throws SQLException {
+        return new DerbyTpccSession(connect(Connection.TRANSACTION_SERIALIZABLE));
+    }
+
+    /** Deadlock victim or lock wait timeout: the transaction was rolled back and may run again. */
+    static boolean retryable(SQLException e) {
+        String state = e.getSQLState();
+        return "40001".equals(state) || "40XL1".equals(state) || "40XL2".equals(state);
+    }
+
+    /** Shuts this database down (the engine stays up for other databases); Derby reports success as 08006. */
+    @Override
+    public void close() {
+        try {
+            DriverManager.getConnection(url + ";shutdown=true").close();
+        } catch (SQLException e) {
+            if (!"08006".equals(e.getSQLState())) {
+                System.err.println("Derby database " + url + " did not shut down cleanly: " + e);
+            }
+        }
+    }
+}

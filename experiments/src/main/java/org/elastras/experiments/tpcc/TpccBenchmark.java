@@ -1,0 +1,293 @@
+package org.elastras.experiments.tpcc;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.elastras.client.protocol.Isolation;
+
+/**
+ * TPC-C on ElasTraS (an in-process OTM) and on embedded Derby in the same run: for each target,
+ * load, check the consistency conditions (3.3.2.1-12, with 11 as loaded), run the closed-loop
+ * driver ({@link TpccDriver}), check again (without 11), and print and write the figures to
+ * {@code tpcc.json} and {@code tpcc.csv}.
+ *
+ * <p>Arguments, all optional: {@code --warehouses 2 --items 10000 --customers 300 --spec false
+ * --terminals-per-warehouse 10 --warehouses-per-partition 1 --seconds 30 --warmup-seconds 5
+ * --load-threads 2 --targets derby,elastras,elastras-si --seed 42 --out experiments/results/tpcc}. The default
+ * database is scaled down and the results say so; {@code --spec true} loads the spec's
+ * cardinalities (ElasTraS cannot load the spec's 100,000 items yet: see {@link OtmTpccTarget}).
+ * Not a TPC-C result in any case: no keying and think times, remote warehouses made local.
+ * Single-threaded main; the loader and driver run their own threads.
+ *
+ * <p>Run from the repository root:
+ * <pre>
+ * mvn -q -o -pl experiments -am install -DskipTests
+ * mvn -q -o -pl experiments dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
+ * java -Xmx1500m -cp experiments/target/classes:$(cat /tmp/cp.txt) org.elastras.experiments.tpcc.TpccBenchmark
+ * </pre>
+ */
+public final class TpccBenchmark {
+
+    private static final String JSON = "tpcc.json";
+    private static final String CSV = "tpcc.csv";
+    /** Held so that the level set on it stays: the OTM's INFO lines would interleave with the table. */
+    private static final java.util.logging.Logger OTM_LOGS = java.util.logging.Logger.getLogger("org.elastras");
+    static final String REMOTE_FLAG = "remote warehouse accesses: local (cross-partition transactions not built)";
+
+    private TpccBenchmark() {
+    }
+
+    /** The run's configuration, checked when parsed. */
+    record Options(TpccScale scale, int terminalsPerWarehouse, int warehousesPerPartition, double measureSeconds,
+            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output) {
+
+        /** elastras-si: New-Order, Payment and Delivery at SNAPSHOT isolation (see OtmTpccTarget.start). */
+        static final List<String> TARGETS = List.of("derby", "elastras", "elastras-si");
+        static final List<String> NAMES = List.of("warehouses", "items", "customers", "spec", "terminals-per-warehouse",
+                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out");
+
+        Options {
+            if (measureSeconds <= 0 || measureSeconds > 3_600 || warmupSeconds < 0 || warmupSeconds > 600) {
+                throw new IllegalArgumentException("--seconds must be in (0, 3600], --warmup-seconds in [0, 600]");
+            }
+            if (warehousesPerPartition < 1 || loadThreads < 1 || loadThreads > TpccLoader.THREADS_MAX) {
+                throw new IllegalArgumentException("--warehouses-per-partition must be >= 1, --load-threads 1.." + TpccLoader.THREADS_MAX);
+            }
+            if (targets.isEmpty() || !TARGETS.containsAll(targets)) {
+                throw new IllegalArgumentException("--targets must list some of " + TARGETS + ", got " + targets);
+            }
+            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(t -> t.startsWith("elastras"))) {
+                throw new IllegalArgumentException("ElasTraS loads ITEM in one loadGlobalTable request, which holds at most "
+                        + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " items under the OTM's 4 MiB body limit; "
+                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets derby or a smaller --items");
+            }
+        }
+
+        static Options parse(String[] args) {
+            Map<String, String> v = new LinkedHashMap<>();
+            for (int i = 0; i < args.length; i += 2) {
+                if (!args[i].startsWith("--") || i + 1 == args.length || !NAMES.contains(args[i].substring(2))) {
+                    throw new IllegalArgumentException("expected --name value pairs with names " + NAMES + " at '" + args[i] + "'");
+                }
+                v.put(args[i].substring(2), args[i + 1]);
+            }
+            int warehouses = Integer.parseInt(v.getOrDefault("warehouses", "2"));
+            TpccScale scale = Boolean.parseBoolean(v.getOrDefault("spec", "false")) ? TpccScale.spec(warehouses)
+                    : TpccScale.scaledDown(warehouses, Integer.parseInt(v.getOrDefault("items", "10000")),
+                    Integer.parseInt(v.getOrDefault("customers", "300")));
+            return new Options(scale, Integer.parseInt(v.getOrDefault("terminals-per-warehouse", "10")),
+                    Integer.parseInt(v.getOrDefault("warehouses-per-partition", "1")),
+                    Double.parseDouble(v.getOrDefault("seconds", "30")), Double.parseDouble(v.getOrDefault("warmup-seconds", "5")),
+                    Integer.parseInt(v.getOrDefault("load-threads", "2")),
+                    List.of(v.getOrDefault("targets", String.join(",", TARGETS)).split(",")),
+                    Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")));
+        }
+    }
+
+    /** One target's load, checks and run. */
+    record TargetRun(String target, String description, TpccLoader.Report load, List<ConsistencyViolation> afterLoad,
+            TpccDriver.Result run, List<ConsistencyViolation> afterRun) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        OTM_LOGS.setLevel(java.util.logging.Level.WARNING);
+        Options options = Options.parse(args);
+        Files.createDirectories(options.output());
+        List<String> deviations = deviations(options.scale());
+        System.out.println("TPC-C " + options.scale().describe() + ", " + options.terminalsPerWarehouse() + " terminals/warehouse, "
+                + options.warmupSeconds() + " s warm-up + " + options.measureSeconds() + " s measured, seed " + options.seed());
+        deviations.forEach(d -> System.out.println("  not TPC-C: " + d));
+
+        long loadMicros = System.currentTimeMillis() * 1_000;
+        TpccDataGenerator generator = new TpccDataGenerator(options.scale(), options.seed(), loadMicros);
+        NuRandConstants run = generator.loadConstants().forRun(options.seed());
+        List<TargetRun> runs = new ArrayList<>();
+        Path scratch = Files.createTempDirectory("tpcc-benchmark");
+        try {
+            for (String name : options.targets()) {
+                Path dir = scratch.resolve(name);
+                Files.createDirectories(dir);
+                try (TpccTarget target = name.equals("derby") ? DerbyTpccTarget.create(dir.resolve("db"), 65_536)
+                        : OtmTpccTarget.start(dir, options.scale().warehouses(), options.warehousesPerPartition(),
+                        name.equals("elastras") ? Isolation.SERIALIZABLE : Isolation.SNAPSHOT)) {
+                    runs.add(runTarget(target, generator, run, options));
+                }
+            }
+        } finally {
+            deleteRecursively(scratch);
+        }
+        System.out.println();
+        System.out.println(header());
+        for (TargetRun r : runs) {
+            for (TpccDriver.TypeResult t : r.run().types().values()) {
+                System.out.println(row(r.target(), t));
+            }
+            System.out.printf(Locale.ROOT, "%-9s tpmC %,.0f (New-Orders/min incl. rolled back), %,.1f txn/s, %d terminals,"
+                            + " %d failed %s, load %,.0f rows/s, consistency after load %s, after run %s%n", r.target(), r.run().tpmC(),
+                    r.run().transactionsPerSecond(), r.run().terminals(), r.run().failed(), r.run().failuresByReason(),
+                    r.load().rowsPerSecond(), verdict(r.afterLoad()), verdict(r.afterRun()));
+        }
+        writeCsv(options.output().resolve(CSV), runs);
+        writeJson(options.output().resolve(JSON), options, deviations, runs);
+        System.out.println("wrote " + options.output().resolve(JSON) + " and " + options.output().resolve(CSV));
+        boolean inconsistent = runs.stream().anyMatch(r -> !r.afterLoad().isEmpty() || !r.afterRun().isEmpty());
+        // Jetty, Curator and Derby leave threads behind.
+        System.exit(inconsistent ? 1 : 0);
+    }
+
+    private static TargetRun runTarget(TpccTarget target, TpccDataGenerator generator, NuRandConstants run, Options options)
+            throws Exception {
+        TpccScale scale = options.scale();
+        int deliveredAsLoaded = scale.firstNewOrderId() - 1;
+        long[] lastPercent = {-1};
+        TpccLoader.Report load = new TpccLoader(generator, options.loadThreads()).load(target, (rows, expected) -> {
+            long percent = rows * 10 / Math.max(1, expected);
+            synchronized (lastPercent) {
+                if (percent > lastPercent[0]) {
+                    lastPercent[0] = percent;
+                    System.out.printf(Locale.ROOT, "  %s loading: %,d of ~%,d rows%n", target.name(), rows, expected);
+                }
+            }
+        });
+        if (target instanceof DerbyTpccTarget derby) {
+            derby.updateStatistics();
+        }
+        System.out.printf(Locale.ROOT, "%s: %s%n  loaded %,d rows in %.1f s (%,.0f rows/s, %d threads)%n", target.name(),
+                target.description(), load.rows(), load.seconds(), load.rowsPerSecond(), load.threads());
+        List<ConsistencyViolation> afterLoad = target.checkConsistency(scale.warehouses(), true, deliveredAsLoaded);
+        System.out.println("  consistency after load: " + verdict(afterLoad));
+        TpccDriver.Result result = new TpccDriver(scale, run, options.seed(), () -> System.currentTimeMillis() * 1_000)
+                .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1);
+        List<ConsistencyViolation> afterRun = target.checkConsistency(scale.warehouses(), false, deliveredAsLoaded);
+        System.out.printf(Locale.ROOT, "  tpmC %,.0f; consistency after run: %s%n", result.tpmC(), verdict(afterRun));
+        if (result.firstError() != null) {
+            System.out.println("  first error: " + result.firstError());
+        }
+        return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun);
+    }
+
+    /** Why these figures are not TPC-C results. */
+    static List<String> deviations(TpccScale scale) {
+        List<String> d = new ArrayList<>();
+        if (!scale.specCompliant()) {
+            d.add("scaled-down database, NOT SPEC-COMPLIANT: " + scale.describe());
+        }
+        d.add(REMOTE_FLAG);
+        d.add("closed loop with no keying or think times (clause 5.2.5), terminals bound to (warehouse, district)");
+        d.add("Delivery runs synchronously in the terminal, not deferred (clause 2.7.2)");
+        d.add("no ACID/durability audit beyond the 3.3.2 consistency conditions; single machine, no price/performance");
+        return d;
+    }
+
+    private static String verdict(List<ConsistencyViolation> v) {
+        return v.isEmpty() ? "all conditions hold" : v.size() + " violations " + v;
+    }
+
+    private static String header() {
+        return String.format(Locale.ROOT, "%-9s %-13s %9s %8s %7s %8s %9s %9s %9s %9s", "target", "transaction", "completed",
+                "rolledbk", "failed", "retries", "p50 us", "p90 us", "p99 us", "max us");
+    }
+
+    private static String row(String target, TpccDriver.TypeResult t) {
+        return String.format(Locale.ROOT, "%-9s %-13s %9d %8d %7d %8d %9d %9d %9d %9d", target, t.type(), t.completed(),
+                t.rolledBack(), t.failed(), t.retries(), t.latencyMicrosP50(), t.latencyMicrosP90(), t.latencyMicrosP99(),
+                t.latencyMicrosMax());
+    }
+
+    private static void writeCsv(Path file, List<TargetRun> runs) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            out.println("target,transaction,seconds,completed,rolled_back,failed,retries,latency_p50_micros,latency_p90_micros,"
+                    + "latency_p99_micros,latency_max_micros,latency_mean_micros,tpmC");
+            for (TargetRun r : runs) {
+                for (TpccDriver.TypeResult t : r.run().types().values()) {
+                    out.printf(Locale.ROOT, "%s,%s,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f%n", r.target(), t.type(), r.run().seconds(),
+                            t.completed(), t.rolledBack(), t.failed(), t.retries(), t.latencyMicrosP50(), t.latencyMicrosP90(),
+                            t.latencyMicrosP99(), t.latencyMicrosMax(), t.latencyMicrosMean(), r.run().tpmC());
+                }
+            }
+        }
+    }
+
+    private static void writeJson(Path file, Options o, List<String> deviations, List<TargetRun> runs) throws IOException {
+        StringBuilder j = new StringBuilder("{\n  \"benchmark\": \"TpccBenchmark\",\n");
+        TpccScale s = o.scale();
+        j.append(String.format(Locale.ROOT, "  \"config\": {\"warehouses\": %d, \"items\": %d, \"customers_per_district\": %d,"
+                        + " \"new_orders_per_district\": %d, \"spec_compliant_cardinalities\": %b, \"terminals_per_warehouse\": %d,"
+                        + " \"warehouses_per_partition\": %d, \"measure_seconds\": %.1f, \"warmup_seconds\": %.1f, \"load_threads\": %d,"
+                        + " \"seed\": %d, \"cores\": %d},%n", s.warehouses(), s.items(), s.customersPerDistrict(),
+                s.newOrdersPerDistrict(), s.specCompliant(), o.terminalsPerWarehouse(), o.warehousesPerPartition(), o.measureSeconds(),
+                o.warmupSeconds(), o.loadThreads(), o.seed(), Runtime.getRuntime().availableProcessors()));
+        j.append("  \"flags\": [").append(String.join(", ", deviations.stream().map(TpccBenchmark::quote).toList())).append("],\n");
+        j.append("  \"targets\": [\n");
+        for (int i = 0; i < runs.size(); i++) {
+            TargetRun r = runs.get(i);
+            TpccDriver.Result x = r.run();
+            j.append(String.format(Locale.ROOT, "    {\"target\": %s, \"description\": %s, \"load_rows\": %d, \"load_seconds\": %.2f,"
+                            + " \"load_rows_per_second\": %.0f, \"consistency_after_load\": %s, \"consistency_after_run\": %s,"
+                            + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
+                            + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
+                            + " \"first_error\": %s,%n     \"transactions\": [", quote(r.target()), quote(r.description()),
+                    r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
+                    violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
+                    x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
+                    String.join(", ", x.failuresByReason().entrySet().stream().map(e -> quote(e.getKey()) + ": " + e.getValue()).toList()),
+                    x.firstError() == null ? "null" : quote(x.firstError())));
+            List<String> types = new ArrayList<>();
+            for (TpccDriver.TypeResult t : x.types().values()) {
+                types.add(String.format(Locale.ROOT, "%n       {\"type\": %s, \"completed\": %d, \"rolled_back\": %d, \"failed\": %d,"
+                                + " \"retries\": %d, \"latency_p50_micros\": %d, \"latency_p90_micros\": %d, \"latency_p99_micros\": %d,"
+                                + " \"latency_max_micros\": %d, \"latency_mean_micros\": %.0f}", quote(t.type().name()), t.completed(),
+                        t.rolledBack(), t.failed(), t.retries(), t.latencyMicrosP50(), t.latencyMicrosP90(), t.latencyMicrosP99(),
+                        t.latencyMicrosMax(), t.latencyMicrosMean()));
+            }
+            j.append(String.join(",", types)).append("]}").append(i + 1 < runs.size() ? ",\n" : "\n");
+        }
+        j.append("  ]\n}\n");
+        Files.writeString(file, j.toString(), StandardCharsets.UTF_8);
+    }
+
+    private static String violationsJson(List<ConsistencyViolation> v) {
+        return "[" + String.join(", ", v.stream().map(x -> quote(x.toString())).toList()) + "]";
+    }
+
+    static String quote(String s) {
+        StringBuilder q = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> q.append("\\\"");
+                case '\\' -> q.append("\\\\");
+                case '\n' -> q.append("\\n");
+                default -> {
+                    if (c < 0x20) {
+                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        q.append(c);
+                    }
+                }
+            }
+        }
+        return q.append('"').toString();
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package org.elastras.experiments.tpcc;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+import org.elastras.client.protocol.ElasTrasException;
+
+/**
+ * A closed-loop TPC-C driver: {@code terminalsPerWarehouse} terminals per warehouse, terminal i of
+ * warehouse w bound to district (i mod 10) + 1, each on its own thread and {@link TpccTarget.Session},
+ * running one transaction after another from the 45/43/4/4/4 deck ({@link TransactionMix}) with
+ * inputs from its own {@link TpccInputGenerator}, with no keying or think time (so this is not a
+ * spec-compliant run: clause 5.2.5 requires them; a closed loop without them measures the
+ * database's capacity). A warm-up, then a measured period; only transactions that start and end
+ * inside it are counted. Used by one thread, one run at a time; the terminal threads are its own.
+ */
+public final class TpccDriver {
+
+    /** Longest latency the histograms hold: one minute, in microseconds. */
+    private static final long LATENCY_MICROS_MAX = 60_000_000L;
+    /** Distinct failure reasons kept by name; more are counted as "other". */
+    private static final int REASONS_MAX = 32;
+    public static final int TERMINALS_PER_WAREHOUSE_MAX = 100;
+
+    private final TpccScale scale;
+    private final NuRandConstants run;
+    private final long seed;
+    private final LongSupplier clockMicros;
+
+    /**
+     * @param run the run-time NURand constants, from the load's ({@link NuRandConstants#forRun})
+     * @param clockMicros the clock for O_ENTRY_D, H_DATE and OL_DELIVERY_D
+     */
+    public TpccDriver(TpccScale scale, NuRandConstants run, long seed, LongSupplier clockMicros) {
+        this.scale = scale;
+        this.run = run;
+        this.seed = seed;
+        this.clockMicros = clockMicros;
+    }
+
+    /** What one type of transaction did in the measured period. Immutable. */
+    public record TypeResult(TransactionType type, long completed, long rolledBack, long failed, long retries,
+            long latencyMicrosP50, long latencyMicrosP90, long latencyMicrosP99, long latencyMicrosMax, double latencyMicrosMean) {
+    }
+
+    /** What a run measured. Immutable. */
+    public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
+            Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError) {
+
+        /**
+         * New-Orders completed per minute, rolled-back ones included (clause 5.4.2 counts the 1%
+         * rolled back on purpose as completed).
+         */
+        public double tpmC() {
+            return types.get(TransactionType.NEW_ORDER).completed() * 60.0 / seconds;
+        }
+
+        /** All transactions completed per second. */
+        public double transactionsPerSecond() {
+            return types.values().stream().mapToLong(TypeResult::completed).sum() / seconds;
+        }
+
+        public long failed() {
+            return types.values().stream().mapToLong(TypeResult::failed).sum();
+        }
+    }
+
+    /**
+     * Runs the terminals against {@code target}.
+     *
+     * @param firstHistoryStream the first of the {@code W * terminalsPerWarehouse} consecutive
+     *     HISTORY key streams the terminals use; never reuse a stream against the same database
+     */
+    public Result run(TpccTarget target, int terminalsPerWarehouse, double warmupSeconds, double measureSeconds,
+            int firstHistoryStream) throws Exception {
+        if (terminalsPerWarehouse < 1 || terminalsPerWarehouse > TERMINALS_PER_WAREHOUSE_MAX) {
+            throw new IllegalArgumentException("terminals per warehouse must be 1.." + TERMINALS_PER_WAREHOUSE_MAX + ", got "
+                    + terminalsPerWarehouse);
+        }
+        if (warmupSeconds < 0 || measureSeconds <= 0) {
+            throw new IllegalArgumentException("warm-up must be >= 0 s and the measured period > 0 s");
+        }
+        int terminals = scale.warehouses() * terminalsPerWarehouse;
+        Phase phase = new Phase();
+        Terminal[] stats = new Terminal[terminals];
+        AtomicReference<String> firstError = new AtomicReference<>();
+        AtomicReference<Throwable> broken = new AtomicReference<>();
+        CountDownLatch ready = new CountDownLatch(terminals);
+        CountDownLatch done = new CountDownLatch(terminals);
+        List<Thread> threads = new ArrayList<>(terminals);
+        for (int t = 0; t < terminals; t++) {
+            int w = t / terminalsPerWarehouse + 1;
+            int d = t % TpccScale.DISTRICTS_PER_WAREHOUSE + 1;
+            Terminal mine = new Terminal(new TpccInputGenerator(scale, run, seed * 1_000_003L + t, w, d, firstHistoryStream + t,
+                    clockMicros), new TransactionMix(seed * 7_919L + t));
+            stats[t] = mine;
+            Thread thread = new Thread(() -> {
+                try (TpccTarget.Session session = target.openSession()) {
+                    ready.countDown();
+                    int p;
+                    while ((p = phase.value) != Phase.STOP) {
+                        mine.runOne(session, p, phase, firstError);
+                    }
+                } catch (Throwable e) {
+                    broken.compareAndSet(null, e);
+                    ready.countDown();
+                } finally {
+                    done.countDown();
+                }
+            }, target.name() + "-terminal-" + w + "-" + d + "-" + t);
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+        ready.await();
+        Thread.sleep((long) (warmupSeconds * 1_000));
+        long startNanos = System.nanoTime();
+        phase.value = Phase.MEASURE;
+        Thread.sleep((long) (measureSeconds * 1_000));
+        phase.value = Phase.STOP;
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        done.await();
+        if (broken.get() != null) {
+            throw new IllegalStateException(target.name() + ": a terminal failed outside a transaction", broken.get());
+        }
+        Map<TransactionType, TypeResult> types = new EnumMap<>(TransactionType.class);
+        for (TransactionType type : TransactionType.values()) {
+            Histogram all = newHistogram();
+            long completed = 0;
+            long rolledBack = 0;
+            long failed = 0;
+            long retries = 0;
+            for (Terminal s : stats) {
+                int i = type.ordinal();
+                all.add(s.latency[i]);
+                completed += s.latency[i].getTotalCount();
+                rolledBack += s.rolledBack[i];
+                failed += s.failed[i];
+                retries += s.retries[i];
+            }
+            types.put(type, new TypeResult(type, completed, rolledBack, failed, retries, all.getValueAtPercentile(50),
+                    all.getValueAtPercentile(90), all.getValueAtPercentile(99), all.getMaxValue(), all.getMean()));
+        }
+        Map<String, Long> reasons = new TreeMap<>();
+        long skipped = 0;
+        long madeLocal = 0;
+        for (Terminal s : stats) {
+            s.failures.forEach((reason, n) -> reasons.merge(reasons.size() >= REASONS_MAX && !reasons.containsKey(reason)
+                    ? "other" : reason, n, Long::sum));
+            skipped += s.skippedDistricts;
+            madeLocal += s.inputs.remoteChoicesMadeLocal();
+        }
+        return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get());
+    }
+
+    /** Why a transaction failed, for the counts: the OTM's error code, Derby's SQLState, or the exception class. */
+    static String reason(Throwable e) {
+        if (e instanceof ElasTrasException x) {
+            return "elastras " + x.code();
+        }
+        if (e instanceof SQLException x) {
+            return "sqlstate " + x.getSQLState();
+        }
+        return e.getClass().getSimpleName();
+    }
+
+    private static Histogram newHistogram() {
+        return new Histogram(LATENCY_MICROS_MAX, 3);
+    }
+
+    /** One terminal's inputs and counts; written by its thread, read by the driver after the thread ended. */
+    private static final class Terminal {
+        final TpccInputGenerator inputs;
+        final TransactionMix mix;
+        final Histogram[] latency = new Histogram[TransactionType.values().length];
+        final long[] rolledBack = new long[TransactionType.values().length];
+        final long[] failed = new long[TransactionType.values().length];
+        final long[] retries = new long[TransactionType.values().length];
+        final Map<String, Long> failures = new TreeMap<>();
+        long skippedDistricts;
+
+        Terminal(TpccInputGenerator inputs, TransactionMix mix) {
+            this.inputs = inputs;
+            this.mix = mix;
+            for (int i = 0; i < latency.length; i++) {
+                latency[i] = newHistogram();
+            }
+        }
+
+        void runOne(TpccTarget.Session session, int startPhase, Phase phase, AtomicReference<String> firstError) {
+            TransactionType type = mix.next();
+            int i = type.ordinal();
+            long startNanos = System.nanoTime();
+            try {
+                int attempts;
+                boolean rolledBackNow = false;
+                long skipped = 0;
+                switch (type) {
+                    case NEW_ORDER -> {
+                        TpccTarget.NewOrderResult r = session.newOrder(inputs.newOrder());
+                        attempts = r.attempts();
+                        rolledBackNow = r.rolledBack();
+                    }
+                    case PAYMENT -> attempts = session.payment(inputs.payment()).attempts();
+                    case ORDER_STATUS -> attempts = session.orderStatus(inputs.orderStatus()).attempts();
+                    case DELIVERY -> {
+                        TpccTarget.DeliveryResult r = session.delivery(inputs.delivery());
+                        attempts = r.attempts();
+                        skipped = r.skippedDistricts();
+                    }
+                    case STOCK_LEVEL -> attempts = session.stockLevel(inputs.stockLevel()).attempts();
+                    default -> throw new IllegalStateException("unknown type " + type);
+                }
+                if (startPhase == Phase.MEASURE && phase.value == Phase.MEASURE) {
+                    latency[i].recordValue(Math.min((System.nanoTime() - startNanos) / 1_000, LATENCY_MICROS_MAX));
+                    retries[i] += attempts - 1;
+                    rolledBack[i] += rolledBackNow ? 1 : 0;
+                    skippedDistricts += skipped;
+                }
+            } catch (Exception e) {
+                if (startPhase == Phase.MEASURE) {
+                    failed[i]++;
+                    failures.merge(type + ": " + reason(e), 1L, Long::sum);
+                }
+                firstError.compareAndSet(null, type + ": " + e);
+            }
+        }
+    }
+
+    /** The phase the terminals read before and after every transaction; written by the driver only. */
+    private static final class Phase {
+        static final int WARM_UP = 0;
+        static final int MEASURE = 1;
+        static final int STOP = 2;
+        volatile int value = WARM_UP;
+    }
+}

@@ -1,0 +1,396 @@
+package org.elastras.experiments.tpcc;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.TableSchema;
+import org.elastras.client.protocol.WireValues;
+import org.elastras.otm.server.ProcedureLibrary;
+import org.elastras.otm.txn.Procedure;
+import org.elastras.otm.txn.ProcedureAbort;
+import org.elastras.otm.txn.RowTransaction;
+
+/**
+ * The stored procedures of database TPCC ({@link TpccSchema}): the five TPC-C transactions
+ * (clauses 2.4-2.8), the loader's batch insert, the consistency audits (clause 3.3.2) and row
+ * access for tests. Found by the OTM through
+ * {@code META-INF/services/org.elastras.otm.server.ProcedureLibrary}. Immutable; procedures run on
+ * many threads at once, each in its own transaction, and may be re-run after a conflict.
+ *
+ * <p>Arguments are wire values (any integer box, BigDecimal, String, null; lists for order
+ * lines); results are lists of wire values. {@link OtmTpccTarget} builds and reads them;
+ * {@link DerbyTpccTarget} runs the same logic as JDBC.
+ * <ul>
+ *   <li>{@code newOrder(w, d, c, entryMicros, [itemIds], [supplyWs], [quantities])} -> [O_ID, total,
+ *       C_LAST, C_CREDIT, C_DISCOUNT, W_TAX, D_TAX, [brand-generic per line]]; an unused item
+ *       rolls back (PROCEDURE_ABORTED, "Item number is not valid")</li>
+ *   <li>{@code payment(w, d, cW, cD, cId or 0, cLast or null, amount, dateMicros, historyId)} ->
+ *       [C_ID, C_BALANCE, C_CREDIT]</li>
+ *   <li>{@code orderStatus(w, d, cId or 0, cLast or null)} -> [C_ID, C_BALANCE, O_ID, O_CARRIER_ID,
+ *       [[OL_I_ID, OL_SUPPLY_W_ID, OL_QUANTITY, OL_AMOUNT, OL_DELIVERY_D] per line]]</li>
+ *   <li>{@code delivery(w, carrierId, deliveryMicros)} -> [delivered O_ID per district 1..10, 0 if none]</li>
+ *   <li>{@code stockLevel(w, d, threshold)} -> low-stock count</li>
+ *   <li>{@code loadRows(table, [row], [row], ...)} -> rows written</li>
+ *   <li>{@code auditDistrict(w, d, afterLoad, loadedDeliveredOrders)} and {@code auditWarehouse(w)} ->
+ *       [[condition, detail]...]; run them at SNAPSHOT</li>
+ *   <li>{@code readRow(table, key values...)} -> row or null; {@code writeRow(table, [row])};
+ *       {@code countRows(table, w, d)} -> rows whose key starts with (w, d): for tests</li>
+ * </ul>
+ */
+public final class TpccProcedures implements ProcedureLibrary {
+
+    /** Rows one {@code loadRows} call may carry: the protocol's argument limit less the table name. */
+    static final int LOAD_ROWS_MAX = 1_000;
+    /** Page size of the audits' scans: the OTM's scan limit. */
+    static final int SCAN_PAGE_ROWS = 10_000;
+    /** Most orders of one customer Order-Status looks through to find the newest. */
+    static final int CUSTOMER_ORDERS_MAX = 10_000;
+
+    @Override
+    public String database() {
+        return TpccSchema.DATABASE;
+    }
+
+    @Override
+    public Map<String, Procedure> procedures() {
+        return Map.ofEntries(Map.entry("newOrder", (Procedure) TpccProcedures::newOrder),
+                Map.entry("payment", (Procedure) TpccProcedures::payment),
+                Map.entry("orderStatus", (Procedure) TpccProcedures::orderStatus),
+                Map.entry("delivery", (Procedure) TpccProcedures::delivery),
+                Map.entry("stockLevel", (Procedure) TpccProcedures::stockLevel),
+                Map.entry("loadRows", (Procedure) TpccProcedures::loadRows),
+                Map.entry("auditDistrict", (Procedure) TpccProcedures::auditDistrict),
+                Map.entry("auditWarehouse", (Procedure) TpccProcedures::auditWarehouse),
+                Map.entry("readRow", (Procedure) TpccProcedures::readRow),
+                Map.entry("writeRow", (Procedure) TpccProcedures::writeRow),
+                Map.entry("countRows", (Procedure) TpccProcedures::countRows));
+    }
+
+    // ---- Clause 2.4: New-Order ----
+
+    private static Object newOrder(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        int d = integer(args, 1);
+        int c = integer(args, 2);
+        long entry = longValue(args, 3);
+        List<?> items = (List<?>) args.get(4);
+        List<?> supply = (List<?>) args.get(5);
+        List<?> quantities = (List<?>) args.get(6);
+        List<Object> warehouse = required(txn, TpccSchema.WAREHOUSE, w);
+        List<Object> district = new ArrayList<>(required(txn, TpccSchema.DISTRICT, w, d));
+        int orderId = (Integer) district.get(TpccSchema.D_NEXT_O_ID);
+        district.set(TpccSchema.D_NEXT_O_ID, orderId + 1);
+        txn.put(TpccSchema.DISTRICT, district);
+        List<Object> customer = required(txn, TpccSchema.CUSTOMER, w, d, c);
+        int lines = items.size();
+        int allLocal = 1;
+        for (Object s : supply) {
+            allLocal &= ((Number) s).intValue() == w ? 1 : 0;
+        }
+        txn.put(TpccSchema.ORDERS, Arrays.asList(w, d, orderId, c, entry, null, lines, allLocal));
+        txn.put(TpccSchema.NEW_ORDER, List.of(w, d, orderId));
+        txn.put(TpccSchema.ORDERS_BY_CUSTOMER, List.of(w, d, c, orderId));
+        BigDecimal sum = BigDecimal.ZERO;
+        List<Object> brands = new ArrayList<>(lines);
+        for (int l = 0; l < lines; l++) {
+            int itemId = ((Number) items.get(l)).intValue();
+            int supplyW = ((Number) supply.get(l)).intValue();
+            int quantity = ((Number) quantities.get(l)).intValue();
+            List<Object> item = txn.get(TpccSchema.ITEM, List.of(itemId));
+            if (item == null) {
+                // Clause 2.4.2.3: an unused item id rolls the whole transaction back.
+                throw new ProcedureAbort(TpccRules.ITEM_NOT_VALID + ": " + itemId);
+            }
+            List<Object> stock = new ArrayList<>(required(txn, TpccSchema.STOCK, supplyW, itemId));
+            stock.set(TpccSchema.S_QUANTITY, TpccRules.stockQuantityAfter((Integer) stock.get(TpccSchema.S_QUANTITY), quantity));
+            stock.set(TpccSchema.S_YTD, (Integer) stock.get(TpccSchema.S_YTD) + quantity);
+            stock.set(TpccSchema.S_ORDER_CNT, (Integer) stock.get(TpccSchema.S_ORDER_CNT) + 1);
+            if (supplyW != w) {
+                stock.set(TpccSchema.S_REMOTE_CNT, (Integer) stock.get(TpccSchema.S_REMOTE_CNT) + 1);
+            }
+            txn.put(TpccSchema.STOCK, stock);
+            BigDecimal amount = TpccRules.lineAmount(quantity, (BigDecimal) item.get(TpccSchema.I_PRICE));
+            sum = sum.add(amount);
+            brands.add(TpccRules.brandGeneric((String) item.get(TpccSchema.I_DATA), (String) stock.get(TpccSchema.S_DATA)));
+            txn.put(TpccSchema.ORDER_LINE, Arrays.asList(w, d, orderId, l + 1, itemId, supplyW, null, quantity, amount,
+                    stock.get(TpccSchema.S_DIST_01 + d - 1)));
+        }
+        BigDecimal discount = (BigDecimal) customer.get(TpccSchema.C_DISCOUNT);
+        BigDecimal wTax = (BigDecimal) warehouse.get(TpccSchema.W_TAX);
+        BigDecimal dTax = (BigDecimal) district.get(TpccSchema.D_TAX);
+        return List.of(orderId, TpccRules.orderTotal(sum, discount, wTax, dTax), customer.get(TpccSchema.C_LAST),
+                customer.get(TpccSchema.C_CREDIT), discount, wTax, dTax, brands);
+    }
+
+    // ---- Clause 2.5: Payment ----
+
+    private static Object payment(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        int d = integer(args, 1);
+        int cW = integer(args, 2);
+        int cD = integer(args, 3);
+        int cId = integer(args, 4);
+        String cLast = (String) args.get(5);
+        BigDecimal amount = decimal(args, 6);
+        long date = longValue(args, 7);
+        long historyId = longValue(args, 8);
+        List<Object> warehouse = new ArrayList<>(required(txn, TpccSchema.WAREHOUSE, w));
+        warehouse.set(TpccSchema.W_YTD, ((BigDecimal) warehouse.get(TpccSchema.W_YTD)).add(amount));
+        txn.put(TpccSchema.WAREHOUSE, warehouse);
+        List<Object> district = new ArrayList<>(required(txn, TpccSchema.DISTRICT, w, d));
+        district.set(TpccSchema.D_YTD, ((BigDecimal) district.get(TpccSchema.D_YTD)).add(amount));
+        txn.put(TpccSchema.DISTRICT, district);
+        if (cLast != null) {
+            cId = customerByLastName(txn, cW, cD, cLast);
+        }
+        List<Object> customer = new ArrayList<>(required(txn, TpccSchema.CUSTOMER, cW, cD, cId));
+        customer.set(TpccSchema.C_BALANCE, ((BigDecimal) customer.get(TpccSchema.C_BALANCE)).subtract(amount));
+        customer.set(TpccSchema.C_YTD_PAYMENT, ((BigDecimal) customer.get(TpccSchema.C_YTD_PAYMENT)).add(amount));
+        customer.set(TpccSchema.C_PAYMENT_CNT, (Integer) customer.get(TpccSchema.C_PAYMENT_CNT) + 1);
+        if ("BC".equals(customer.get(TpccSchema.C_CREDIT))) {
+            customer.set(TpccSchema.C_DATA, TpccRules.badCreditData(cId, cD, cW, d, w, amount,
+                    (String) customer.get(TpccSchema.C_DATA)));
+        }
+        txn.put(TpccSchema.CUSTOMER, customer);
+        txn.put(TpccSchema.HISTORY, List.of(w, d, historyId, cId, cD, cW, date, amount,
+                TpccRules.historyData((String) warehouse.get(TpccSchema.W_NAME), (String) district.get(TpccSchema.D_NAME))));
+        return List.of(cId, customer.get(TpccSchema.C_BALANCE), customer.get(TpccSchema.C_CREDIT));
+    }
+
+    /** Clause 2.5.2.2: the customer at position ceil(n/2) of those with the last name, by C_FIRST. */
+    private static int customerByLastName(RowTransaction txn, int w, int d, String last) {
+        List<List<Object>> rows = txn.scan(TpccSchema.CUSTOMER_BY_LAST, List.of(w, d, last), List.of(w, d, last), SCAN_PAGE_ROWS);
+        if (rows.isEmpty()) {
+            throw new ProcedureAbort("no customer named " + last + " in district (" + w + ", " + d + ")");
+        }
+        return (Integer) rows.get(TpccRules.middleIndex(rows.size())).get(TpccSchema.CL_C_ID);
+    }
+
+    // ---- Clause 2.6: Order-Status ----
+
+    private static Object orderStatus(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        int d = integer(args, 1);
+        int cId = integer(args, 2);
+        String cLast = (String) args.get(3);
+        if (cLast != null) {
+            cId = customerByLastName(txn, w, d, cLast);
+        }
+        List<Object> customer = required(txn, TpccSchema.CUSTOMER, w, d, cId);
+        List<List<Object>> orders = txn.scan(TpccSchema.ORDERS_BY_CUSTOMER, List.of(w, d, cId), List.of(w, d, cId),
+                CUSTOMER_ORDERS_MAX);
+        if (orders.isEmpty()) {
+            return Arrays.asList(cId, customer.get(TpccSchema.C_BALANCE), 0, null, List.of());
+        }
+        int orderId = (Integer) orders.get(orders.size() - 1).get(TpccSchema.OC_O_ID);
+        List<Object> order = required(txn, TpccSchema.ORDERS, w, d, orderId);
+        List<Object> lines = new ArrayList<>();
+        for (List<Object> ol : txn.scan(TpccSchema.ORDER_LINE, List.of(w, d, orderId), List.of(w, d, orderId), 15)) {
+            lines.add(Arrays.asList(ol.get(TpccSchema.OL_I_ID), ol.get(TpccSchema.OL_SUPPLY_W_ID), ol.get(TpccSchema.OL_QUANTITY),
+                    ol.get(TpccSchema.OL_AMOUNT), ol.get(TpccSchema.OL_DELIVERY_D)));
+        }
+        return Arrays.asList(cId, customer.get(TpccSchema.C_BALANCE), orderId, order.get(TpccSchema.O_CARRIER_ID), lines);
+    }
+
+    // ---- Clause 2.7: Delivery ----
+
+    private static Object delivery(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        int carrier = integer(args, 1);
+        long date = longValue(args, 2);
+        List<Object> delivered = new ArrayList<>(TpccScale.DISTRICTS_PER_WAREHOUSE);
+        for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
+            List<List<Object>> oldest = txn.scan(TpccSchema.NEW_ORDER, List.of(w, d), List.of(w, d), 1);
+            if (oldest.isEmpty()) {
+                // Clause 2.7.4.2: a district with no undelivered order is skipped.
+                delivered.add(0);
+                continue;
+            }
+            int orderId = (Integer) oldest.get(0).get(TpccSchema.NO_O_ID);
+            txn.delete(TpccSchema.NEW_ORDER, List.of(w, d, orderId));
+            List<Object> order = new ArrayList<>(required(txn, TpccSchema.ORDERS, w, d, orderId));
+            order.set(TpccSchema.O_CARRIER_ID, carrier);
+            txn.put(TpccSchema.ORDERS, order);
+            BigDecimal sum = BigDecimal.ZERO;
+            for (List<Object> line : txn.scan(TpccSchema.ORDER_LINE, List.of(w, d, orderId), List.of(w, d, orderId), 15)) {
+                List<Object> updated = new ArrayList<>(line);
+                updated.set(TpccSchema.OL_DELIVERY_D, date);
+                txn.put(TpccSchema.ORDER_LINE, updated);
+                sum = sum.add((BigDecimal) line.get(TpccSchema.OL_AMOUNT));
+            }
+            int customerId = (Integer) order.get(TpccSchema.O_C_ID);
+            List<Object> customer = new ArrayList<>(required(txn, TpccSchema.CUSTOMER, w, d, customerId));
+            customer.set(TpccSchema.C_BALANCE, ((BigDecimal) customer.get(TpccSchema.C_BALANCE)).add(sum));
+            customer.set(TpccSchema.C_DELIVERY_CNT, (Integer) customer.get(TpccSchema.C_DELIVERY_CNT) + 1);
+            txn.put(TpccSchema.CUSTOMER, customer);
+            delivered.add(orderId);
+        }
+        return delivered;
+    }
+
+    // ---- Clause 2.8: Stock-Level ----
+
+    private static Object stockLevel(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        int d = integer(args, 1);
+        int threshold = integer(args, 2);
+        int next = (Integer) required(txn, TpccSchema.DISTRICT, w, d).get(TpccSchema.D_NEXT_O_ID);
+        int from = Math.max(1, next - TpccRules.STOCK_LEVEL_ORDERS);
+        TreeSet<Integer> itemIds = new TreeSet<>();
+        for (List<Object> line : txn.scan(TpccSchema.ORDER_LINE, List.of(w, d, from), List.of(w, d, next - 1),
+                TpccRules.STOCK_LEVEL_ORDERS * 15)) {
+            itemIds.add((Integer) line.get(TpccSchema.OL_I_ID));
+        }
+        int low = 0;
+        for (int itemId : itemIds) {
+            if ((Integer) required(txn, TpccSchema.STOCK, w, itemId).get(TpccSchema.S_QUANTITY) < threshold) {
+                low++;
+            }
+        }
+        return low;
+    }
+
+    // ---- Loading, auditing, test access ----
+
+    private static Object loadRows(RowTransaction txn, List<Object> args) {
+        String table = (String) args.get(0);
+        if (args.size() - 1 > LOAD_ROWS_MAX) {
+            throw new ProcedureAbort("loadRows takes at most " + LOAD_ROWS_MAX + " rows, got " + (args.size() - 1));
+        }
+        TableSchema schema = TpccSchema.table(table);
+        for (int i = 1; i < args.size(); i++) {
+            txn.put(table, toColumnValues(schema, (List<?>) args.get(i)));
+        }
+        return args.size() - 1;
+    }
+
+    private static Object readRow(RowTransaction txn, List<Object> args) {
+        String table = (String) args.get(0);
+        TableSchema schema = TpccSchema.table(table);
+        List<Object> key = new ArrayList<>();
+        List<Column> keyColumns = schema.keyColumns();
+        for (int i = 1; i < args.size(); i++) {
+            key.add(WireValues.toColumnValue("table " + table, keyColumns.get(i - 1), args.get(i)));
+        }
+        return txn.get(table, key);
+    }
+
+    private static Object writeRow(RowTransaction txn, List<Object> args) {
+        String table = (String) args.get(0);
+        txn.put(table, toColumnValues(TpccSchema.table(table), (List<?>) args.get(1)));
+        return 1;
+    }
+
+    private static Object countRows(RowTransaction txn, List<Object> args) {
+        long[] count = {0};
+        scanAll(txn, (String) args.get(0), List.of(integer(args, 1), integer(args, 2)), row -> count[0]++);
+        return count[0];
+    }
+
+    private static Object auditWarehouse(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        List<Object> warehouse = txn.get(TpccSchema.WAREHOUSE, List.of(w));
+        if (warehouse == null) {
+            return List.of(List.of(1, "warehouse " + w + " has no WAREHOUSE row"));
+        }
+        BigDecimal ytd = (BigDecimal) warehouse.get(TpccSchema.W_YTD);
+        BigDecimal[] districtYtd = {BigDecimal.ZERO};
+        scanAll(txn, TpccSchema.DISTRICT, List.of(w), row -> districtYtd[0] = districtYtd[0].add((BigDecimal) row.get(TpccSchema.D_YTD)));
+        BigDecimal[] history = {BigDecimal.ZERO};
+        scanAll(txn, TpccSchema.HISTORY, List.of(w), row -> history[0] = history[0].add((BigDecimal) row.get(TpccSchema.H_AMOUNT)));
+        List<Object> violations = new ArrayList<>();
+        // 3.3.2.1: W_YTD = sum(D_YTD).
+        if (ytd.compareTo(districtYtd[0]) != 0) {
+            violations.add(List.of(1, "warehouse " + w + ": W_YTD " + ytd.toPlainString() + " but sum(D_YTD) "
+                    + districtYtd[0].toPlainString()));
+        }
+        // 3.3.2.8: W_YTD = sum(H_AMOUNT).
+        if (ytd.compareTo(history[0]) != 0) {
+            violations.add(List.of(8, "warehouse " + w + ": W_YTD " + ytd.toPlainString() + " but sum(H_AMOUNT) "
+                    + history[0].toPlainString()));
+        }
+        return violations;
+    }
+
+    private static Object auditDistrict(RowTransaction txn, List<Object> args) {
+        int w = integer(args, 0);
+        int d = integer(args, 1);
+        DistrictAudit audit = new DistrictAudit(w, d, Boolean.TRUE.equals(args.get(2)), integer(args, 3));
+        List<Object> district = txn.get(TpccSchema.DISTRICT, List.of(w, d));
+        if (district != null) {
+            audit.district(district);
+        }
+        List<Object> prefix = List.of(w, d);
+        scanAll(txn, TpccSchema.ORDERS, prefix, audit::order);
+        scanAll(txn, TpccSchema.NEW_ORDER, prefix, audit::newOrder);
+        scanAll(txn, TpccSchema.ORDER_LINE, prefix, audit::orderLine);
+        scanAll(txn, TpccSchema.CUSTOMER, prefix, audit::customer);
+        scanAll(txn, TpccSchema.HISTORY, prefix, audit::history);
+        List<Object> violations = new ArrayList<>();
+        for (ConsistencyViolation v : audit.finish()) {
+            violations.add(List.of(v.condition(), v.detail()));
+        }
+        return violations;
+    }
+
+    /** Every row whose key starts with {@code prefix}, in pages of {@link #SCAN_PAGE_ROWS}. */
+    private static void scanAll(RowTransaction txn, String table, List<Object> prefix, Consumer<List<Object>> each) {
+        int[] keyIndexes = TpccSchema.table(table).keyColumnIndexes();
+        List<Object> from = prefix;
+        while (true) {
+            List<List<Object>> page = txn.scan(table, from, prefix, SCAN_PAGE_ROWS);
+            page.forEach(each);
+            if (page.size() < SCAN_PAGE_ROWS) {
+                return;
+            }
+            List<Object> last = page.get(page.size() - 1);
+            List<Object> next = new ArrayList<>(keyIndexes.length);
+            for (int i : keyIndexes) {
+                next.add(last.get(i));
+            }
+            // The least key above the last one: every TPC-C key ends in an integer column.
+            Object end = next.get(next.size() - 1);
+            next.set(next.size() - 1, end instanceof Long l ? (Object) (l + 1) : (Object) ((Integer) end + 1));
+            from = next;
+        }
+    }
+
+    private static List<Object> toColumnValues(TableSchema schema, List<?> wireRow) {
+        if (wireRow.size() != schema.columns().size()) {
+            throw new ProcedureAbort("table " + schema.name() + " has " + schema.columns().size() + " columns, the row has "
+                    + wireRow.size());
+        }
+        List<Object> row = new ArrayList<>(wireRow.size());
+        for (int i = 0; i < wireRow.size(); i++) {
+            row.add(WireValues.toColumnValue("table " + schema.name(), schema.columns().get(i), wireRow.get(i)));
+        }
+        return row;
+    }
+
+    private static List<Object> required(RowTransaction txn, String table, Object... key) {
+        List<Object> row = txn.get(table, Arrays.asList(key));
+        if (row == null) {
+            throw new IllegalStateException(table + " row " + Arrays.toString(key) + " is missing; is the database loaded?");
+        }
+        return row;
+    }
+
+    private static int integer(List<Object> args, int i) {
+        return ((Number) args.get(i)).intValue();
+    }
+
+    private static long longValue(List<Object> args, int i) {
+        return ((Number) args.get(i)).longValue();
+    }
+
+    private static BigDecimal decimal(List<Object> args, int i) {
+        Object v = args.get(i);
+        return v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
+    }
+
+}

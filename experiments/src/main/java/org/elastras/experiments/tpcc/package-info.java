@@ -1,0 +1,31 @@
+/**
+ * The TPC-C workload (TPC-C v5.11) on ElasTraS and on embedded Apache Derby as the baseline.
+ *
+ * <p>Pieces, each in its own file: {@link org.elastras.experiments.tpcc.TpccSchema} (the tables as a
+ * tree schema rooted at WAREHOUSE, ITEM global, and as Derby DDL; the renames and the two index
+ * tables are listed there); {@link org.elastras.experiments.tpcc.TpccRandom},
+ * {@link org.elastras.experiments.tpcc.NuRandConstants} and
+ * {@link org.elastras.experiments.tpcc.TpccDataGenerator} (clause 4.3 population, deterministic by
+ * seed); {@link org.elastras.experiments.tpcc.TpccLoader} (parallel per warehouse, one transaction
+ * per batch); {@link org.elastras.experiments.tpcc.TpccInputGenerator} and
+ * {@link org.elastras.experiments.tpcc.TransactionMix} (terminal inputs, clauses 2.4.1-2.8.1, and the
+ * 45/43/4/4/4 deck); the five transactions as stored procedures
+ * ({@link org.elastras.experiments.tpcc.TpccProcedures}) and as JDBC
+ * ({@link org.elastras.experiments.tpcc.DerbyTpccSession}) sharing
+ * {@link org.elastras.experiments.tpcc.TpccRules}; the clause 3.3.2 consistency checks as a Java
+ * audit inside the OTM ({@link org.elastras.experiments.tpcc.DistrictAudit}) and as SQL
+ * ({@link org.elastras.experiments.tpcc.DerbyConsistencyQueries}); the targets
+ * ({@link org.elastras.experiments.tpcc.TpccTarget}: {@link org.elastras.experiments.tpcc.DerbyTpccTarget},
+ * {@link org.elastras.experiments.tpcc.OtmTpccTarget} with
+ * {@link org.elastras.experiments.tpcc.WarehouseRouter}); the closed-loop
+ * {@link org.elastras.experiments.tpcc.TpccDriver} and the
+ * {@link org.elastras.experiments.tpcc.TpccBenchmark} main.
+ *
+ * <p>What keeps the figures from being TPC-C results (the benchmark prints and records these
+ * flags): remote warehouse accesses are drawn and then made local, because cross-partition
+ * transactions do not exist yet; there are no keying or think times; Delivery is not deferred;
+ * the default database is scaled down ({@link org.elastras.experiments.tpcc.TpccScale#scaledDown},
+ * marked NOT SPEC-COMPLIANT); ElasTraS cannot load the spec's 100,000 ITEM rows yet because
+ * {@code loadGlobalTable} takes the whole table in one request under a 4 MiB body limit.
+ */
+package org.elastras.experiments.tpcc;
