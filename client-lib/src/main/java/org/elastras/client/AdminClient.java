@@ -1,11 +1,8 @@
 package org.elastras.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.protocol.CreateDatabaseRequest;
@@ -29,7 +26,6 @@ public final class AdminClient {
     private final ZkPaths paths;
     private final OtmClientConfig config;
     private final long deadlineMs;
-    private final ObjectMapper json = new ObjectMapper();
     /** Guarded by this: a client of the master last found active. */
     private MasterClient master;
 
@@ -62,10 +58,8 @@ public final class AdminClient {
     /** The id of the master announced as active now, or null if none is. */
     public String activeMasterId() {
         try {
-            byte[] data = zk.getData().forPath(paths.activeMaster());
-            return json.readTree(data).path("masterId").asText(null);
-        } catch (KeeperException.NoNodeException e) {
-            return null;
+            ActiveMaster active = ActiveMaster.read(zk, paths);
+            return active == null ? null : active.masterId();
         } catch (Exception e) {
             throw new ElasTrasException(ErrorCode.UNREACHABLE, "cannot read " + paths.activeMaster() + ": " + e, e);
         }
@@ -116,14 +110,11 @@ public final class AdminClient {
         if (master != null) {
             return master;
         }
-        byte[] data;
-        try {
-            data = zk.getData().forPath(paths.activeMaster());
-        } catch (KeeperException.NoNodeException e) {
+        ActiveMaster active = ActiveMaster.read(zk, paths);
+        if (active == null) {
             return null;
         }
-        JsonNode node = json.readTree(data);
-        master = new MasterClient(node.path("host").asText("127.0.0.1"), node.path("port").asInt(1), config);
+        master = new MasterClient(active.host(), active.port(), config);
         return master;
     }
 

@@ -1,7 +1,5 @@
 package org.elastras.otm.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -9,8 +7,8 @@ import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.ActiveMaster;
 import org.elastras.client.MasterClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.ElasTrasException;
@@ -50,7 +48,6 @@ final class MasterLink implements AutoCloseable {
     private final Supplier<OtmLoad> load;
     private final long periodMs;
     private final Runnable declaredFailed;
-    private final ObjectMapper json = new ObjectMapper();
     private final Thread thread;
     /** Set by {@link #exchangeNow}; the exchange thread clears it when it wakes. */
     private final AtomicBoolean wanted = new AtomicBoolean();
@@ -176,23 +173,15 @@ final class MasterLink implements AutoCloseable {
         if (master != null) {
             return master;
         }
-        byte[] data;
-        try {
-            data = zk.getData().forPath(paths.activeMaster());
-        } catch (KeeperException.NoNodeException e) {
+        ActiveMaster active = ActiveMaster.read(zk, paths);
+        if (active == null) {
             return null;
         }
-        JsonNode node = json.readTree(data);
-        String host = node.path("host").asText(null);
-        int port = node.path("port").asInt(0);
-        if (host == null || port <= 0) {
-            throw new IllegalStateException(paths.activeMaster() + " does not hold {masterId, host, port}: "
-                    + new String(data, java.nio.charset.StandardCharsets.UTF_8));
-        }
-        masterId = node.path("masterId").asText("?");
-        master = new MasterClient(host, port, OtmClientConfig.defaults().withRequestTimeoutMs(EXCHANGE_TIMEOUT_MS)
-                .withConnectTimeoutMs(EXCHANGE_TIMEOUT_MS));
-        LOG.info(() -> "OTM " + otmId + " sends heartbeats to master " + masterId + " at " + host + ":" + port);
+        masterId = active.masterId();
+        master = new MasterClient(active.host(), active.port(), OtmClientConfig.defaults()
+                .withRequestTimeoutMs(EXCHANGE_TIMEOUT_MS).withConnectTimeoutMs(EXCHANGE_TIMEOUT_MS));
+        LOG.info(() -> "OTM " + otmId + " sends heartbeats to master " + active.masterId() + " at " + active.host() + ":"
+                + active.port());
         return master;
     }
 

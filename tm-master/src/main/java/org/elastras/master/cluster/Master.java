@@ -39,6 +39,7 @@ import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.ActiveMaster;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.ElasTrasException;
@@ -487,8 +488,8 @@ public final class Master implements AutoCloseable {
     /** Whether the active-master node is this master's. */
     private boolean announced() {
         try {
-            byte[] data = zk.getData().forPath(paths.activeMaster());
-            return config.masterId().equals(json.readTree(data).path("masterId").asText(null));
+            ActiveMaster active = ActiveMaster.read(zk, paths);
+            return active != null && config.masterId().equals(active.masterId());
         } catch (Exception e) {
             return false;
         }
