@@ -5,9 +5,14 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The OTM process: {@code elastras otm --id ID --zk CONNECT --dfs URI [--port P]}. Prints one
  * line {@code ELASTRAS-OTM READY id=<id> port=<port>} on standard output once it serves, and stops
- * cleanly on SIGTERM/Ctrl-C.
+ * cleanly on SIGTERM/Ctrl-C. If it can serve nothing more (lease lost, log failed, declared failed
+ * by the master) it prints {@code ELASTRAS-OTM ENDED id=<id> reason=...} and exits with status 3:
+ * its id is spent, and a supervisor should start an OTM under a new id.
  */
 public final class OtmMain {
+
+    /** Exit status of an OTM that can serve nothing more. */
+    public static final int ENDED_STATUS = 3;
 
     private OtmMain() {
     }
@@ -40,6 +45,13 @@ public final class OtmMain {
         }, "otm-shutdown"));
         System.out.println("ELASTRAS-OTM READY id=" + node.otmId() + " port=" + node.port());
         System.out.flush();
+        // On a thread of its own: exit waits for the shutdown hook, which closes the node and the
+        // threads that completed ended() (Curator's event thread, the master link).
+        node.ended().thenAcceptAsync(reason -> {
+            System.out.println("ELASTRAS-OTM ENDED id=" + node.otmId() + " reason=" + reason);
+            System.out.flush();
+            System.exit(ENDED_STATUS); // runs the shutdown hook, which closes the node
+        }, r -> new Thread(r, "otm-exit").start());
         stopped.await();
     }
 }

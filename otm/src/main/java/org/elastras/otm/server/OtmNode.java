@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -73,6 +74,8 @@ public final class OtmNode implements AutoCloseable {
     /** In a cluster: the master's timestamp ranges and the heartbeat that brings them; null when standalone. */
     private final RangeTimestampSource rangeTimestamps;
     private volatile MasterLink masterLink;
+    /** Completed, with the reason, when this OTM can serve nothing more (lease lost, log failed, declared failed). */
+    private final CompletableFuture<String> ended = new CompletableFuture<>();
 
     private OtmNode(OtmConfig config, TransactionLimits limits) throws Exception {
         this.config = config;
@@ -120,6 +123,7 @@ public final class OtmNode implements AutoCloseable {
             @Override
             public void leaseLost() {
                 LOG.severe("lease lost: OTM " + config.otmId() + " refuses every request and logs nothing from now on");
+                ended.complete("its ZooKeeper lease was lost");
                 // The master may already be recovering our partitions from this log.
                 wal.fence("the ZooKeeper lease of OTM " + config.otmId() + " was lost");
                 // Nor may our stores flush or compact into directories a new owner now uses.
@@ -197,6 +201,7 @@ public final class OtmNode implements AutoCloseable {
         }
         logFailed = true;
         LOG.severe("the write-ahead log of OTM " + config.otmId() + " failed: giving up the lease and every partition");
+        ended.complete("its write-ahead log failed");
         LeaseKeeper l = lease;
         if (l != null) {
             l.close();
@@ -233,12 +238,22 @@ public final class OtmNode implements AutoCloseable {
     private void declaredFailed() {
         LOG.severe("OTM " + config.otmId() + " was declared failed by the master: it refuses every request from now on");
         logFailed = true;
+        ended.complete("the master declared it failed");
         wal.fence("OTM " + config.otmId() + " was declared failed by the master");
         LeaseKeeper l = lease;
         if (l != null) {
             l.close();
         }
         releasePartitions();
+    }
+
+    /**
+     * Completes, with the reason, once this OTM can serve nothing more: its lease was lost, its log
+     * failed or the master declared it failed. Its id is spent; a supervisor should start a new OTM
+     * under a new id.
+     */
+    public CompletableFuture<String> ended() {
+        return ended;
     }
 
     /** The highest snapshot the master announced, or -1 for a standalone OTM. */

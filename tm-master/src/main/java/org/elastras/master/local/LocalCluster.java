@@ -50,6 +50,15 @@ public final class LocalCluster implements AutoCloseable {
     private DemoData data;
     private DemoWorkload workload;
     private boolean closed;
+    /** Replaces processes that died (see {@link #supervise}); set once started. */
+    private Thread supervisor;
+    private volatile boolean stopping;
+    /** Guarded by otms: the number of the next OTM started (ids are never reused). */
+    private int nextOtmNumber;
+    /** Guarded by otms: how many processes were replaced. */
+    private int replaced;
+    private Path dataDirectory;
+    private URI dfsRoot;
 
     /** A cluster not started yet; progress of {@link #start} goes to {@code out}. */
     public LocalCluster(LocalClusterConfig config, PrintStream out) {
@@ -102,6 +111,9 @@ public final class LocalCluster implements AutoCloseable {
         prepare(data);
         logsReady.logsDirectoryReady(data.resolve("logs"));
         URI dfs = data.resolve("dfs").toUri();
+        this.dataDirectory = data;
+        this.dfsRoot = dfs;
+        this.nextOtmNumber = config.otms() + 1;
         Files.createDirectories(data.resolve("dfs"));
         keep(EmbeddedZooKeeper.start(data.resolve("zk")), z -> zk = z);
         out.println("zookeeper   embedded server at " + zk.connectString() + " (data " + data.resolve("zk") + ")");
@@ -162,8 +174,72 @@ public final class LocalCluster implements AutoCloseable {
 
         keep(new DemoWorkload(this.data, client, config.workloadThreads(), config.rateTxnPerSecond(), config.seed()),
                 w -> workload = w).start();
+        Thread watch = new Thread(this::supervise, "local-supervisor");
+        watch.setDaemon(true);
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the local cluster was stopped while starting");
+            }
+            supervisor = watch;
+            watch.start();
+        }
         out.printf("workload    %d client threads, read-modify-write transactions, at most %d txn/s%n",
                 config.workloadThreads(), config.rateTxnPerSecond());
+    }
+
+    /**
+     * Keeps the cluster whole, like a process supervisor would: an OTM process that ended (killed,
+     * or exited because it lost its lease or was declared failed: its id is spent) is replaced by a
+     * new OTM under a new id; a master process that died is started again under its id.
+     */
+    private void supervise() {
+        while (!stopping) {
+            try {
+                Thread.sleep(500);
+                List<ChildProcess> dead;
+                synchronized (otms) {
+                    dead = new ArrayList<>();
+                    otms.stream().filter(p -> !p.alive()).forEach(dead::add);
+                    masters.stream().filter(p -> !p.alive()).forEach(dead::add);
+                }
+                for (ChildProcess p : dead) {
+                    if (stopping) {
+                        return;
+                    }
+                    replace(p);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                out.println("supervisor  could not replace a process: " + e.getMessage());
+            }
+        }
+    }
+
+    private void replace(ChildProcess dead) throws Exception {
+        boolean master = dead.id().startsWith("master-");
+        String id;
+        synchronized (otms) {
+            id = master ? dead.id() : "otm-" + nextOtmNumber++;
+        }
+        Path logs = dataDirectory.resolve("logs");
+        ChildProcess fresh = master
+                ? ChildProcess.master(id, System.getProperty("java.class.path"), zk.connectString(), dfsRoot, MASTER_HEAP_MB,
+                        logs.resolve(id + ".log"))
+                : ChildProcess.otm(id, config.otmClassPath(), zk.connectString(), dfsRoot, config.otmHeapMb(),
+                        logs.resolve(id + ".log"));
+        synchronized (otms) {
+            if (stopping) {
+                fresh.close();
+                return;
+            }
+            List<ChildProcess> list = master ? masters : otms;
+            list.remove(dead);
+            list.add(fresh);
+            replaced++;
+        }
+        out.println((master ? "master      " : "otm         ") + dead.id() + " ended; started " + fresh.id() + " pid "
+                + fresh.pid() + " port " + fresh.port() + " in its place");
     }
 
     /** Refuses a non-empty directory that a local cluster did not make; wipes one that it did. */
@@ -224,7 +300,7 @@ public final class LocalCluster implements AutoCloseable {
         int mastersAlive;
         synchronized (otms) {
             alive = (int) otms.stream().filter(ChildProcess::alive).count();
-            total = otms.size();
+            total = config.otms();
             mastersAlive = (int) masters.stream().filter(ChildProcess::alive).count();
         }
         DemoWorkload.Counters c = workload.counters();
@@ -300,6 +376,15 @@ public final class LocalCluster implements AutoCloseable {
             return;
         }
         closed = true;
+        stopping = true;
+        if (supervisor != null) {
+            supervisor.interrupt();
+            try {
+                supervisor.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         try {
             if (workload != null) {
                 workload.close();
