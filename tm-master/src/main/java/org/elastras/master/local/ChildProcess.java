@@ -29,7 +29,8 @@ final class ChildProcess implements AutoCloseable {
     static final String MASTER_MAIN = "org.elastras.master.MasterMain";
     private static final Pattern OTM_READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
     private static final Pattern MASTER_READY = Pattern.compile("ELASTRAS-MASTER READY id=(\\S+) port=(\\d+)");
-    private static final long READY_TIMEOUT_MS = 60_000;
+    /** Generous: a JVM starting on a busy 2-core machine can take tens of seconds. */
+    private static final long READY_TIMEOUT_MS = 120_000;
     private static final long STOP_TIMEOUT_MS = 15_000;
 
     private final String id;

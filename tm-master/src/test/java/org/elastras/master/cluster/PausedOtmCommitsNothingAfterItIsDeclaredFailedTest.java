@@ -95,6 +95,7 @@ class PausedOtmCommitsNothingAfterItIsDeclaredFailedTest {
                         "a transaction the zombie ran after the resume is visible");
                 toSurvivor.commit(new CommitRequest(txn));
             }
+            await("the master to be active (it may have lost its session meanwhile on a loaded machine)", master::active);
             List<PartitionView> partitions = master.partitions();
             assertEquals(1, partitions.size());
             assertEquals("otm-b", partitions.get(0).record().owner());
