@@ -78,6 +78,8 @@ public final class TransactionManager {
     private final AtomicLong nextId = new AtomicLong(1);
     /** Guarded by itself: recently ended transaction id -> how it ended, oldest first. */
     private final LinkedHashMap<Long, Ending> recentEndings = new LinkedHashMap<>();
+    /** Set when a commit failed while its record was being logged (its durability is unknown). */
+    private volatile boolean logFailed;
     /** Open and committing transactions that carry a commit id. */
     private final ConcurrentHashMap<CommitTag, Transaction> tagged = new ConcurrentHashMap<>();
     /** Commit ids resolved here, oldest first (bounded): none of them may begin again. Guarded by itself. */
@@ -250,6 +252,7 @@ public final class TransactionManager {
      */
     public Resolution resolve(long partitionId, CommitTag tag, long waitMs) throws InterruptedException {
         PartitionSlot slot = servingSlot(partitionId);
+        refuseIfLogFailed(tag);
         Transaction t;
         synchronized (resolvedTags) {
             resolvedTags.add(tag);
@@ -273,6 +276,7 @@ public final class TransactionManager {
             }
             try {
                 long cts = t.outcome.get(waitMs, TimeUnit.MILLISECONDS);
+                refuseIfLogFailed(tag);
                 if (cts > 0 || t.state != Transaction.State.COMMITTED) {
                     return cts > 0 ? new Resolution(true, cts, t.markerValue) : new Resolution(false, 0, null);
                 }
@@ -294,6 +298,18 @@ public final class TransactionManager {
             return new Resolution(false, 0, null);
         }
         return new Resolution(true, marker.cts(), marker.value());
+    }
+
+    /**
+     * Once a commit failed while its record was being logged, this OTM cannot tell whether a commit
+     * id committed: the record may be durable and replayed by the partition's next owner, which
+     * alone can answer. So it refuses, as a non-owner, and the client asks again elsewhere.
+     */
+    private void refuseIfLogFailed(CommitTag tag) {
+        if (logFailed) {
+            throw new TransactionException(Reason.NOT_OWNER, false, "this OTM's log failed, so whether " + tag
+                    + " committed is decided by the recovery of the partition's next owner; ask it");
+        }
     }
 
     /** Sets the value the commit marker of {@code txnId} will hold (a procedure's encoded result). */
@@ -670,6 +686,9 @@ public final class TransactionManager {
 
     private TransactionException notLogged(Transaction t, long cts, UnappliedCommits.Ticket ticket, Reason reason,
             String why, Throwable cause) {
+        if (reason == Reason.LOG_FAILED) {
+            logFailed = true; // before the outcome completes: a resolution waiting for it sees the flag
+        }
         ticket.close();
         timestamps.unused(cts);
         abortLocked(t, reason, why);

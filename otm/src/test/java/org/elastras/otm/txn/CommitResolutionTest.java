@@ -69,6 +69,24 @@ class CommitResolutionTest {
     }
 
     @Test
+    void anOtmWhoseLogFailedRefusesToResolveSinceItsRecordMayBeDurable() throws Exception {
+        try (TxnTestbed bed = new TxnTestbed(1)) {
+            CommitTag tag = new CommitTag(System.currentTimeMillis(), 15);
+            long txn = bed.manager.begin(1, Isolation.SERIALIZABLE, "client", tag);
+            bed.manager.put(txn, bytes("k"), bytes("maybe"));
+            bed.dfs.failWrites(true);
+            bed.walFailedOnPurpose = true;
+            assertEquals(Reason.LOG_FAILED, assertThrows(TransactionException.class, () -> bed.manager.commit(txn)).reason());
+            TransactionException refused = assertThrows(TransactionException.class, () -> bed.manager.resolve(1, tag, 1_000));
+            assertEquals(Reason.NOT_OWNER, refused.reason(), "only the partition's next owner, after recovery, can answer");
+            CommitTag other = new CommitTag(System.currentTimeMillis(), 16);
+            assertEquals(Reason.NOT_OWNER, assertThrows(TransactionException.class,
+                    () -> bed.manager.resolve(1, other, 1_000)).reason(), "nor for any other id");
+            bed.dfs.failWrites(false);
+        }
+    }
+
+    @Test
     void markerKeysExpireAfterTheRetention() {
         long now = 1_000_000;
         CommitTag fresh = new CommitTag(now - 5_000, 1);

@@ -69,10 +69,11 @@ final class DemoWorkload implements AutoCloseable {
             long now = System.nanoTime();
             if (now < next) {
                 try {
-                    TimeUnit.NANOSECONDS.sleep(next - now);
+                    TimeUnit.NANOSECONDS.sleep(next - now); // at most one interval: stopping is seen soon
                 } catch (InterruptedException e) {
                     return;
                 }
+                continue;
             } else if (now - next > TimeUnit.SECONDS.toNanos(1)) {
                 next = now; // Fell behind (a failover): do not burst to catch up.
             }
@@ -128,15 +129,21 @@ final class DemoWorkload implements AutoCloseable {
     private record Target(String database, List<Object> rootKey, String table, List<Object> key, String column) {
     }
 
-    /** Stops the threads and waits for them (a transaction in its retries may take a while). Idempotent. */
+    /**
+     * Stops the threads and waits for them. A thread finishes the transaction it is running first (a
+     * transaction in its retries may take a while): interrupting it could leave a commit that
+     * happened uncounted. Idempotent.
+     */
     @Override
     public void close() throws InterruptedException {
         stopping = true;
         for (Thread worker : workers) {
-            worker.interrupt();
+            worker.join(JOIN_TIMEOUT_MS);
         }
         for (Thread worker : workers) {
-            worker.join(JOIN_TIMEOUT_MS);
+            if (worker.isAlive()) {
+                worker.interrupt(); // stuck past the join timeout: give up on it
+            }
         }
     }
 }
