@@ -6,7 +6,9 @@ import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +52,8 @@ public final class LocalCluster implements AutoCloseable {
     private DemoData data;
     private DemoWorkload workload;
     private boolean closed;
+    /** The token of the masters' dashboard admin actions, fresh for each cluster. */
+    private final String adminToken = newToken();
 
     /** A cluster not started yet; progress of {@link #start} goes to {@code out}. */
     public LocalCluster(LocalClusterConfig config, PrintStream out) {
@@ -124,7 +128,7 @@ public final class LocalCluster implements AutoCloseable {
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     return ChildProcess.master(id, System.getProperty("java.class.path"), zk.connectString(), dfs,
-                            MASTER_HEAP_MB, data.resolve("logs").resolve(id + ".log"));
+                            MASTER_HEAP_MB, data.resolve("logs").resolve(id + ".log"), adminToken);
                 } catch (Exception e) {
                     throw new IllegalStateException(e.getMessage(), e);
                 }
@@ -151,6 +155,7 @@ public final class LocalCluster implements AutoCloseable {
         keep(ElasTrasClient.connect(zk.connectString()), c -> client = c);
         await("a master to be elected", () -> client.admin().activeMasterId() != null);
         out.println("master      " + client.admin().activeMasterId() + " is active, the other waits as a standby");
+        out.println("dashboard   " + dashboard());
 
         this.data = DemoData.create(client, config);
         await("every demo partition to serve", () -> client.admin().partitions(null).stream()
@@ -164,6 +169,25 @@ public final class LocalCluster implements AutoCloseable {
                 w -> workload = w).start();
         out.printf("workload    %d client threads, read-modify-write transactions, at most %d txn/s%n",
                 config.workloadThreads(), config.rateTxnPerSecond());
+    }
+
+    /** Where the active master's dashboard is and the admin token, for a human; "none" if no master is active. */
+    public String dashboard() {
+        String active = client == null ? null : client.admin().activeMasterId();
+        synchronized (otms) {
+            for (ChildProcess m : masters) {
+                if (m.id().equals(active) && m.dashboardUrl() != null) {
+                    return m.dashboardUrl() + " (token " + adminToken + ")";
+                }
+            }
+        }
+        return "none: no master is active yet";
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[16];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
     }
 
     /** Refuses a non-empty directory that a local cluster did not make; wipes one that it did. */
