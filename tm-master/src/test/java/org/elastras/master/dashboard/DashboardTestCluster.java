@@ -66,8 +66,7 @@ final class DashboardTestCluster implements AutoCloseable {
                         temp.resolve("dfs").toUri(), "127.0.0.1", 0, SESSION_TIMEOUT_MS).inCluster()));
             }
             startedMaster = Master.start(masterConfig("master-1", startedZk.getConnectString(), temp));
-            startedDashboard = DashboardServer.start(startedMaster, new DashboardConfig("127.0.0.1", 0, TOKEN, true,
-                    200, 300));
+            startedDashboard = DashboardServer.start(startedMaster, DashboardConfig.of("127.0.0.1", 0, TOKEN, true));
             Master m = startedMaster;
             await("the master to become active", m::active);
             m.createTenant(tenantSchema());
