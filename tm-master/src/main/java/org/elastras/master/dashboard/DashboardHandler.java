@@ -77,6 +77,11 @@ final class DashboardHandler extends Handler.Abstract {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("error", e.getMessage());
             body.putAll(e.details());
+            if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
+                // The body may be unread (refused before reading it): the rest of it would be
+                // parsed as the next request, so this connection ends with the answer, and says so.
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            }
             if (e.status() == 405) {
                 response.getHeaders().put(HttpHeader.ALLOW, e.details().getOrDefault("allow", "GET").toString());
             }
