@@ -13,10 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import org.elastras.master.cluster.OtmView;
+import org.elastras.otm.server.OtmNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -59,17 +61,28 @@ class DashboardPageInChromiumTest {
             WebDriver driver = start(chromium, chromedriver);
             try {
                 WebDriverWait wait = new WebDriverWait(driver, WAIT, Duration.ofMillis(100));
+                wait.ignoring(StaleElementReferenceException.class); // the page redraws its tables every second
                 driver.get(cluster.dashboard.url());
 
                 long live = cluster.master.otms().stream().filter(OtmView::live).count();
+                assertEquals(cluster.otms.size(), live);
                 wait.until(d -> text(d, "otm-count").equals(Long.toString(live)));
-                wait.until(d -> d.findElements(By.cssSelector("#otm-table tbody tr")).size() == live);
-                for (WebElement row : driver.findElements(By.cssSelector("#otm-table tbody tr"))) {
-                    String otmId = row.getAttribute("data-otm");
-                    assertTrue(cluster.otms.containsKey(otmId), "unknown OTM row " + otmId);
-                    assertTrue(row.getText().contains("127.0.0.1:" + cluster.otms.get(otmId).port()), row.getText());
-                }
-                wait.until(d -> row(d, "otm-1").contains("alive") && row(d, "otm-2").contains("alive"));
+                // One row per live OTM, each with its address and alive (rows are redrawn every second).
+                new WebDriverWait(driver, WAIT, Duration.ofMillis(100)).ignoring(StaleElementReferenceException.class)
+                        .withMessage("a row per live OTM with its address, alive").until(d -> {
+                    List<WebElement> rows = d.findElements(By.cssSelector("#otm-table tbody tr"));
+                    if (rows.size() != live) {
+                        return false;
+                    }
+                    for (WebElement row : rows) {
+                        OtmNode node = cluster.otms.get(row.getAttribute("data-otm"));
+                        String shown = row.getText();
+                        if (node == null || !shown.contains("127.0.0.1:" + node.port()) || !shown.contains("alive")) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
 
                 int partitions = cluster.master.partitions().size();
                 wait.until(d -> d.findElements(By.cssSelector("#partition-map .partition")).size() == partitions);
@@ -136,11 +149,6 @@ class DashboardPageInChromiumTest {
 
     private static String text(WebDriver driver, String id) {
         return driver.findElement(By.id(id)).getText().trim();
-    }
-
-    private static String row(WebDriver driver, String otmId) {
-        List<WebElement> rows = driver.findElements(By.cssSelector("#otm-table tbody tr[data-otm='" + otmId + "']"));
-        return rows.isEmpty() ? "" : rows.get(0).getText();
     }
 
     /** A number as the page prints it (thousands separated by commas), or -1 for a dash. */
