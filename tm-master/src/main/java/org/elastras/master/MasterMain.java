@@ -8,10 +8,13 @@ import java.util.concurrent.TimeUnit;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterConfig;
+import org.elastras.master.dashboard.DashboardConfig;
+import org.elastras.master.dashboard.DashboardServer;
 
 /**
  * The master process: {@code elastras master --zk CONNECT --dfs URI [options]}. Joins the election,
- * prints {@code ELASTRAS-MASTER READY id=<id> port=<port>} once connected and
+ * prints {@code ELASTRAS-MASTER READY id=<id> port=<port>} (and {@code dashboard=<url>} when it
+ * serves one) once connected and
  * {@code ELASTRAS-MASTER ACTIVE id=<id>} when elected, and stops cleanly on SIGTERM/Ctrl-C (a
  * standby then takes over).
  */
@@ -29,6 +32,11 @@ public final class MasterMain {
                     + MasterConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS + ")",
             "  --zk-session-timeout-ms MS  this master's ZooKeeper session: a standby takes over about this long"
                     + " after it dies (default " + MasterConfig.DEFAULT_SESSION_TIMEOUT_MS + ")",
+            "  --dashboard-port PORT  serve the dashboard (page, JSON API, /metrics, /health, /ready) on this port"
+                    + " (0: any free port; default: no dashboard)",
+            "  --admin-token TOKEN    the token the dashboard's admin actions need (Authorization: Bearer TOKEN);"
+                    + " without it they are refused",
+            "  --open-reads           let anyone read the dashboard and /metrics (default: reads need the token too)",
             "  --help             this text",
             "  Any number of masters may run; one is elected, the others wait as standbys.");
 
@@ -41,8 +49,10 @@ public final class MasterMain {
             return;
         }
         MasterConfig config;
+        DashboardConfig dashboardConfig;
         try {
             config = parse(args);
+            dashboardConfig = parseDashboard(args, config.host());
         } catch (IllegalArgumentException e) {
             System.err.println("elastras master: " + e.getMessage());
             System.exit(2);
@@ -56,13 +66,28 @@ public final class MasterMain {
             System.exit(1);
             return;
         }
+        DashboardServer dashboard = null;
+        if (dashboardConfig != null) {
+            try {
+                dashboard = DashboardServer.start(master, dashboardConfig);
+            } catch (Exception e) {
+                System.err.println("elastras master: " + e.getMessage());
+                master.close();
+                System.exit(1);
+                return;
+            }
+        }
+        DashboardServer dashboardToClose = dashboard;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (dashboardToClose != null) {
+                dashboardToClose.close();
+            }
             master.close();
             stopped.countDown();
         }, "master-shutdown"));
-        System.out.println("ELASTRAS-MASTER READY id=" + config.masterId() + " port=" + master.port() + " zk="
-                + config.zkConnect());
+        System.out.println("ELASTRAS-MASTER READY id=" + config.masterId() + " port=" + master.port()
+                + (dashboard == null ? "" : " dashboard=" + dashboard.url()) + " zk=" + config.zkConnect());
         System.out.flush();
         boolean announced = false;
         while (!stopped.await(100, TimeUnit.MILLISECONDS)) {
@@ -92,6 +117,16 @@ public final class MasterMain {
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
+            if (flag.equals("--open-reads")) {
+                continue;
+            }
+            if (DASHBOARD_FLAGS.contains(flag)) {
+                if (rest.isEmpty()) {
+                    throw new IllegalArgumentException("missing value after " + flag);
+                }
+                rest.remove(0);
+                continue;
+            }
             if (!List.of("--id", "--zk", "--zk-root", "--dfs", "--host", "--port", "--heartbeat-timeout-ms",
                     "--zk-session-timeout-ms").contains(flag)) {
                 throw new IllegalArgumentException("unknown argument '" + flag + "' (see elastras master --help)");
@@ -126,6 +161,44 @@ public final class MasterMain {
         }
         return MasterConfig.defaults(id, zk, root, dfsUri).withAddress(host, port).withHeartbeatTimeoutMs(heartbeatTimeoutMs)
                 .withZkSessionTimeoutMs(sessionTimeoutMs);
+    }
+
+    private static final List<String> DASHBOARD_FLAGS = List.of("--dashboard-port", "--admin-token");
+
+    /**
+     * Parses the dashboard's flags ({@code --dashboard-port}, {@code --admin-token},
+     * {@code --open-reads}); null when no dashboard is asked for. Other flags are {@link #parse}'s.
+     *
+     * @throws IllegalArgumentException for a bad value, or a dashboard nobody could read
+     */
+    static DashboardConfig parseDashboard(String[] args, String host) {
+        Integer port = null;
+        String token = null;
+        boolean openReads = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--open-reads" -> openReads = true;
+                case "--dashboard-port" -> port = i + 1 < args.length ? number(args[i], args[++i]) : null;
+                case "--admin-token" -> token = i + 1 < args.length ? args[++i] : null;
+                default -> {
+                    // Not a dashboard flag; skip its value too, so a value is never taken for a flag.
+                    if (!args[i].equals("--open-reads") && args[i].startsWith("--") && i + 1 < args.length) {
+                        i++;
+                    }
+                }
+            }
+        }
+        if (port == null) {
+            if (token != null || openReads) {
+                throw new IllegalArgumentException("--admin-token and --open-reads need --dashboard-port");
+            }
+            return null;
+        }
+        if (token == null && !openReads) {
+            throw new IllegalArgumentException("a dashboard without --admin-token and without --open-reads could be"
+                    + " read by nobody; give either or both");
+        }
+        return DashboardConfig.of(host, port, token, openReads);
     }
 
     private static int number(String flag, String value) {

@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.TreeSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -84,6 +86,8 @@ public final class Master implements AutoCloseable {
     private static final long REBUILD_RETRY_MS = 1_000;
     private static final int IO_THREADS = 8;
     private static final long FIRST_HEARTBEAT_GRACE_MS = 10_000;
+    /** How many recent events the dashboard can show. */
+    private static final int EVENTS_MAX = 1_000;
 
     private final MasterConfig config;
     private final LongSupplier clockMs;
@@ -127,6 +131,13 @@ public final class Master implements AutoCloseable {
      */
     private final Set<String> claimsPending = new HashSet<>();
     private boolean claimsComplete;
+    /** Operators' view: recent events (elections, OTMs, fences, partitions). Thread-safe. */
+    private final MasterEvents events = new MasterEvents(EVENTS_MAX, System::currentTimeMillis);
+    /** Per OTM: the address of its registration, for the dashboard (kept after it is lost). */
+    private final Map<String, String> otmHosts = new ConcurrentHashMap<>();
+    private final Map<String, Integer> otmPorts = new ConcurrentHashMap<>();
+    /** The dashboard's URL, announced with this master's address so a standby can point to it; null if none. */
+    private volatile String dashboardUrl;
 
     private record Exchanged(long sequence, HeartbeatResponse response) {
     }
@@ -218,6 +229,75 @@ public final class Master implements AutoCloseable {
     /** The load each OTM last reported. */
     public Map<String, OtmLoad> loads() {
         return Map.copyOf(loads);
+    }
+
+    // ---------------------------------------------------------------- dashboard (read-only views)
+
+    /** Recent events, for operators. */
+    public MasterEvents events() {
+        return events;
+    }
+
+    /** The schema of every database, by canonical name; empty on a master that is not active. */
+    public Map<String, SchemaSpec> databases() {
+        return active ? Map.copyOf(schemas) : Map.of();
+    }
+
+    /** How long an OTM may be silent before it is declared failed. */
+    public long heartbeatTimeoutMs() {
+        return config.heartbeatTimeoutMs();
+    }
+
+    /** The live OTMs, then those declared failed in this term, by id; empty on a master that is not active. */
+    public List<OtmView> otms() throws Exception {
+        return onLoop(() -> {
+            List<OtmView> out = new ArrayList<>();
+            if (state == null) {
+                return out;
+            }
+            long now = clockMs.getAsLong();
+            for (String id : state.liveOtms()) {
+                Long last = lastExchange.containsKey(id) ? lastHeartbeatMs.get(id) : null;
+                out.add(new OtmView(id, otmHosts.get(id), otmPorts.getOrDefault(id, 0), true, false,
+                        last == null ? -1 : Math.max(0, now - last)));
+            }
+            for (String id : new TreeSet<>(failedOtms)) {
+                out.add(new OtmView(id, otmHosts.get(id), otmPorts.getOrDefault(id, 0), false, state.recovering(id), -1));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * What the active master announced in ZooKeeper ({@code masterId}, {@code host}, {@code port}
+     * and, if it runs one, {@code dashboard}); empty if no master is announced or it cannot be read.
+     */
+    public Map<String, Object> activeAnnouncement() {
+        try {
+            byte[] data = zk.getData().forPath(paths.activeMaster());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> announced = json.readValue(data, Map.class);
+            return announced;
+        } catch (Exception e) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * Sets the dashboard URL this master announces when it is (or becomes) the active one, so that a
+     * standby's dashboard can point operators to it.
+     */
+    public void advertiseDashboard(String url) {
+        dashboardUrl = Objects.requireNonNull(url, "url");
+        post(term, () -> {
+            if (active && announced()) {
+                try {
+                    zk.setData().forPath(paths.activeMaster(), announcement());
+                } catch (Exception e) {
+                    LOG.log(Level.WARNING, "announcing the dashboard failed", e);
+                }
+            }
+        });
     }
 
     // ---------------------------------------------------------------- heartbeats (endpoint threads)
@@ -355,6 +435,8 @@ public final class Master implements AutoCloseable {
                 }
             }
             LOG.info(() -> "created database " + schema.name() + " with " + records.size() + " partitions");
+            events.record(MasterEvents.Kind.DATABASE_CREATED, schema.name(), schema.partitioning() + ", "
+                    + records.size() + " partitions");
             return created;
         });
     }
@@ -389,6 +471,7 @@ public final class Master implements AutoCloseable {
         }
         long myTerm = ++term;
         LOG.info(() -> "master " + config.masterId() + " elected (term " + myTerm + "); rebuilding from ZooKeeper");
+        events.record(MasterEvents.Kind.ELECTED, config.masterId(), "elected (term " + myTerm + "); rebuilding from ZooKeeper");
         state = new ClusterState(config.limits(), clockMs.getAsLong());
         schemas.clear();
         lastHeartbeatMs.clear();
@@ -433,6 +516,8 @@ public final class Master implements AutoCloseable {
             startTimestamps(myTerm);
             announce();
             active = true;
+            events.record(MasterEvents.Kind.ACTIVE, config.masterId(), "active: " + loaded.databases().size()
+                    + " databases, " + loaded.partitions().size() + " partitions, live OTMs " + state.liveOtms());
             LOG.info(() -> "master " + config.masterId() + " active: " + loaded.databases().size() + " databases, "
                     + loaded.partitions().size() + " partitions, live OTMs " + state.liveOtms());
         } catch (Exception e) {
@@ -476,13 +561,23 @@ public final class Master implements AutoCloseable {
 
     /** Loop thread: announces this master's address for the OTMs' heartbeats (an ephemeral node). */
     private void announce() throws Exception {
-        byte[] data = json.writeValueAsBytes(Map.of("masterId", config.masterId(), "host", config.host(), "port", http.port()));
+        byte[] data = announcement();
         try {
             zk.delete().forPath(paths.activeMaster());
         } catch (KeeperException.NoNodeException gone) {
             // The usual case: the previous master's session ended with its node.
         }
         zk.create().withMode(CreateMode.EPHEMERAL).forPath(paths.activeMaster(), data);
+    }
+
+    private byte[] announcement() throws Exception {
+        Map<String, Object> fields = new LinkedHashMap<>(
+                Map.of("masterId", config.masterId(), "host", config.host(), "port", http.port()));
+        String dashboard = dashboardUrl;
+        if (dashboard != null) {
+            fields.put("dashboard", dashboard);
+        }
+        return json.writeValueAsBytes(fields);
     }
 
     /** Whether the active-master node is this master's. */
@@ -505,6 +600,7 @@ public final class Master implements AutoCloseable {
         term++;
         if (state != null || active) {
             LOG.warning(() -> "master " + config.masterId() + " stops acting: " + why);
+            events.record(MasterEvents.Kind.STEPPED_DOWN, config.masterId(), "stops acting: " + why);
         }
         active = false;
         state = null;
@@ -544,6 +640,11 @@ public final class Master implements AutoCloseable {
             String host = registration.path("host").asText(null);
             int port = registration.path("port").asInt(0);
             lastHeartbeatMs.putIfAbsent(id, clockMs.getAsLong());
+            if (host != null) {
+                otmHosts.put(id, host);
+                otmPorts.put(id, port);
+            }
+            events.record(MasterEvents.Kind.OTM_JOINED, id, "registered at " + host + ":" + port);
             apply(myTerm, new ClusterEvent.OtmJoined(id, host, port));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, ...}", e);
@@ -555,6 +656,7 @@ public final class Master implements AutoCloseable {
             return; // Already declared failed (its znode vanishes when it is fenced).
         }
         LOG.warning(() -> "OTM " + id + " is gone: fencing it, then reassigning its partitions");
+        events.record(MasterEvents.Kind.OTM_LOST, id, "gone: fencing it, then reassigning its partitions");
         OtmClient client = clients.remove(id);
         if (client != null) {
             client.close();
@@ -577,6 +679,8 @@ public final class Master implements AutoCloseable {
                 if (last != null && now - last > timeout) {
                     LOG.warning(() -> "OTM " + otmId + " sent no heartbeat for " + (now - last) + " ms (timeout "
                             + timeout + " ms): declaring it failed");
+                    events.record(MasterEvents.Kind.OTM_SILENT, otmId, "no heartbeat for " + (now - last) + " ms (timeout "
+                            + timeout + " ms)");
                     otmGone(term, otmId);
                 }
             }
@@ -607,27 +711,36 @@ public final class Master implements AutoCloseable {
 
     private void carryOut(long myTerm, Decision d) {
         if (d instanceof Decision.FenceOtm f) {
+            events.record(MasterEvents.Kind.FENCE_STARTED, f.otmId(), "fencing its log");
             declareFailed(f.otmId());
             submit(() -> fence(myTerm, f.otmId()), () -> post(myTerm,
                     () -> apply(myTerm, new ClusterEvent.FenceFailed(f.otmId(), "IO queue full"))));
         } else if (d instanceof Decision.OpenPartition o) {
             PartitionRecord r = o.assignment();
+            events.record(MasterEvents.Kind.PARTITION_ASSIGNED, "partition " + r.partitionId(), r.database() + " to "
+                    + r.owner() + " (epoch " + r.epoch() + (r.epoch() > 1 ? ", reassigned" : "") + ")");
             submit(() -> open(myTerm, o), () -> post(myTerm, () -> apply(myTerm,
                     new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
         } else if (d instanceof Decision.PartitionUnassigned u) {
             LOG.info(() -> "partition " + u.partitionId() + " unassigned: its owner " + u.formerOwner() + " failed");
+            events.record(MasterEvents.Kind.PARTITION_UNASSIGNED, "partition " + u.partitionId(), "its owner "
+                    + u.formerOwner() + " failed");
         } else if (d instanceof Decision.OtmIgnored i) {
             LOG.warning(() -> "OTM " + i.otmId() + " ignored: " + i.reason());
+            events.record(MasterEvents.Kind.OTM_IGNORED, i.otmId(), i.reason());
         } else if (d instanceof Decision.OtmRecovered r) {
             TimestampService ts = timestamps;
             if (ts != null) {
                 ts.otmRecovered(r.otmId());
             }
             LOG.info(() -> "OTM " + r.otmId() + " recovered: fenced, and its partitions serve elsewhere");
+            events.record(MasterEvents.Kind.OTM_RECOVERED, r.otmId(), "fenced, and its partitions serve elsewhere");
             claimSettled(r.otmId());
         } else if (d instanceof Decision.PartitionParked p) {
             LOG.severe(() -> "partition " + p.partitionId() + " parked after failing to open on " + p.otmId()
                     + ": " + p.lastReason() + "; an operator must act");
+            events.record(MasterEvents.Kind.PARTITION_PARKED, "partition " + p.partitionId(), "failed to open on "
+                    + p.otmId() + ": " + p.lastReason() + "; an operator must act");
         }
     }
 
@@ -663,9 +776,11 @@ public final class Master implements AutoCloseable {
             WalFence.fence(dfs, otmId);
             long ms = (System.nanoTime() - started) / 1_000_000;
             LOG.info(() -> "fenced OTM " + otmId + " in " + ms + " ms");
+            events.record(MasterEvents.Kind.OTM_FENCED, otmId, "log fenced in " + ms + " ms");
             post(myTerm, () -> apply(myTerm, new ClusterEvent.FenceDone(otmId)));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "fencing OTM " + otmId + " failed; will retry", e);
+            events.record(MasterEvents.Kind.FENCE_FAILED, otmId, "will retry: " + e.getMessage());
             post(myTerm, () -> apply(myTerm, new ClusterEvent.FenceFailed(otmId, String.valueOf(e.getMessage()))));
         }
     }
@@ -686,12 +801,16 @@ public final class Master implements AutoCloseable {
             long ms = (System.nanoTime() - started) / 1_000_000;
             LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
                     + " (epoch " + r.epoch() + ", " + ms + " ms)");
+            events.record(MasterEvents.Kind.PARTITION_OPENED, "partition " + r.partitionId(), r.database()
+                    + " serving on " + r.owner() + " (epoch " + r.epoch() + ", " + ms + " ms)");
             post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
         } catch (AssignmentStore.SupersededException e) {
             LOG.log(Level.SEVERE, "another master changed the partition map", e);
             post(myTerm, () -> abdicate(e.getMessage()));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "opening partition " + r.partitionId() + " on " + r.owner() + " failed", e);
+            events.record(MasterEvents.Kind.PARTITION_OPEN_FAILED, "partition " + r.partitionId(), "on " + r.owner()
+                    + ": " + e.getMessage());
             post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
                     String.valueOf(e.getMessage()))));
         }

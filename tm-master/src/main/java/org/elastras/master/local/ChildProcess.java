@@ -28,7 +28,7 @@ final class ChildProcess implements AutoCloseable {
     static final String OTM_MAIN = "org.elastras.otm.server.OtmMain";
     static final String MASTER_MAIN = "org.elastras.master.MasterMain";
     private static final Pattern OTM_READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
-    private static final Pattern MASTER_READY = Pattern.compile("ELASTRAS-MASTER READY id=(\\S+) port=(\\d+)");
+    private static final Pattern MASTER_READY = Pattern.compile("ELASTRAS-MASTER READY id=(\\S+) port=(\\d+)(?: dashboard=(\\S+))?");
     /** Generous: a JVM starting on a busy 2-core machine can take tens of seconds. */
     private static final long READY_TIMEOUT_MS = 120_000;
     private static final long STOP_TIMEOUT_MS = 15_000;
@@ -36,13 +36,20 @@ final class ChildProcess implements AutoCloseable {
     private final String id;
     private final Process process;
     private final int port;
+    /** The dashboard's URL of a master started with one, else null. */
+    private final String dashboardUrl;
     /** Held open for the child's whole life: closing it (or this JVM dying) stops the child. */
     private final OutputStream lifeline;
 
-    private ChildProcess(String id, Process process, int port) {
+    /** What the READY line said. */
+    private record Ready(int port, String dashboardUrl) {
+    }
+
+    private ChildProcess(String id, Process process, Ready ready) {
         this.id = id;
         this.process = process;
-        this.port = port;
+        this.port = ready.port();
+        this.dashboardUrl = ready.dashboardUrl();
         this.lifeline = process.getOutputStream();
     }
 
@@ -62,10 +69,11 @@ final class ChildProcess implements AutoCloseable {
      *
      * @param classPath a class path holding this module with its dependencies
      */
-    static ChildProcess master(String masterId, String classPath, String zkConnect, URI dfs, int heapMb, Path log)
-            throws Exception {
+    static ChildProcess master(String masterId, String classPath, String zkConnect, URI dfs, int heapMb, Path log,
+            String adminToken) throws Exception {
         return start(masterId, classPath, heapMb, log, MASTER_READY, MASTER_MAIN,
-                List.of("--id", masterId, "--zk", zkConnect, "--dfs", dfs.toString(), "--port", "0"));
+                List.of("--id", masterId, "--zk", zkConnect, "--dfs", dfs.toString(), "--port", "0",
+                        "--dashboard-port", "0", "--admin-token", adminToken, "--open-reads"));
     }
 
     private static ChildProcess start(String id, String classPath, int heapMb, Path log, Pattern readyLine,
@@ -82,7 +90,7 @@ final class ChildProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
-        CompletableFuture<Integer> ready = new CompletableFuture<>();
+        CompletableFuture<Ready> ready = new CompletableFuture<>();
         Thread reader = new Thread(() -> pumpOutput(process, log, readyLine, ready), "output-" + id);
         reader.setDaemon(true);
         reader.start();
@@ -95,7 +103,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** Completes {@code ready} with the port of the READY line, then copies the rest of stdout to the log. */
-    private static void pumpOutput(Process process, Path log, Pattern readyLine, CompletableFuture<Integer> ready) {
+    private static void pumpOutput(Process process, Path log, Pattern readyLine, CompletableFuture<Ready> ready) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 PrintStream copy = new PrintStream(Files.newOutputStream(log, StandardOpenOption.CREATE,
                         StandardOpenOption.APPEND), true, StandardCharsets.UTF_8)) {
@@ -104,7 +112,7 @@ final class ChildProcess implements AutoCloseable {
                 copy.println(line);
                 Matcher m = readyLine.matcher(line);
                 if (m.find()) {
-                    ready.complete(Integer.parseInt(m.group(2)));
+                    ready.complete(new Ready(Integer.parseInt(m.group(2)), m.groupCount() >= 3 ? m.group(3) : null));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -119,6 +127,11 @@ final class ChildProcess implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** The dashboard's URL of a master, null for an OTM. */
+    String dashboardUrl() {
+        return dashboardUrl;
     }
 
     boolean alive() {

@@ -6,7 +6,9 @@ import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,6 +61,8 @@ public final class LocalCluster implements AutoCloseable {
     private int replaced;
     private Path dataDirectory;
     private URI dfsRoot;
+    /** The token of the masters' dashboard admin actions, fresh for each cluster. */
+    private final String adminToken = newToken();
 
     /** A cluster not started yet; progress of {@link #start} goes to {@code out}. */
     public LocalCluster(LocalClusterConfig config, PrintStream out) {
@@ -136,7 +140,7 @@ public final class LocalCluster implements AutoCloseable {
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     return ChildProcess.master(id, System.getProperty("java.class.path"), zk.connectString(), dfs,
-                            MASTER_HEAP_MB, data.resolve("logs").resolve(id + ".log"));
+                            MASTER_HEAP_MB, data.resolve("logs").resolve(id + ".log"), adminToken);
                 } catch (Exception e) {
                     throw new IllegalStateException(e.getMessage(), e);
                 }
@@ -163,6 +167,7 @@ public final class LocalCluster implements AutoCloseable {
         keep(ElasTrasClient.connect(zk.connectString()), c -> client = c);
         await("a master to be elected", () -> client.admin().activeMasterId() != null);
         out.println("master      " + client.admin().activeMasterId() + " is active, the other waits as a standby");
+        out.println("dashboard   " + dashboard());
 
         this.data = DemoData.create(client, config);
         await("every demo partition to serve", () -> client.admin().partitions(null).stream()
@@ -225,7 +230,7 @@ public final class LocalCluster implements AutoCloseable {
         Path logs = dataDirectory.resolve("logs");
         ChildProcess fresh = master
                 ? ChildProcess.master(id, System.getProperty("java.class.path"), zk.connectString(), dfsRoot, MASTER_HEAP_MB,
-                        logs.resolve(id + ".log"))
+                        logs.resolve(id + ".log"), adminToken)
                 : ChildProcess.otm(id, config.otmClassPath(), zk.connectString(), dfsRoot, config.otmHeapMb(),
                         logs.resolve(id + ".log"));
         synchronized (otms) {
@@ -240,6 +245,25 @@ public final class LocalCluster implements AutoCloseable {
         }
         out.println((master ? "master      " : "otm         ") + dead.id() + " ended; started " + fresh.id() + " pid "
                 + fresh.pid() + " port " + fresh.port() + " in its place");
+    }
+
+    /** Where the active master's dashboard is and the admin token, for a human; "none" if no master is active. */
+    public String dashboard() {
+        String active = client == null ? null : client.admin().activeMasterId();
+        synchronized (otms) {
+            for (ChildProcess m : masters) {
+                if (m.id().equals(active) && m.dashboardUrl() != null) {
+                    return m.dashboardUrl() + " (token " + adminToken + ")";
+                }
+            }
+        }
+        return "none: no master is active yet";
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[16];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
     }
 
     /** Refuses a non-empty directory that a local cluster did not make; wipes one that it did. */

@@ -69,7 +69,6 @@ public final class LocalMain {
             stopped.await();
             return;
         }
-        System.out.println("dashboard   not built yet (issue 6): no URL to open; watch the status lines below");
         System.out.println("ready       Ctrl-C stops everything");
         LocalCluster.Status first = cluster.status();
         long previousCommitted = first.committed();
