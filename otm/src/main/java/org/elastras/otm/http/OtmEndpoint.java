@@ -46,6 +46,11 @@ public final class OtmEndpoint implements ProtocolEndpoint {
     }
 
     @Override
+    public String metrics() {
+        return service.metrics();
+    }
+
+    @Override
     public boolean ready() {
         return service.serving();
     }

@@ -50,6 +50,11 @@ import org.elastras.client.protocol.StatusResponse;
  */
 public interface OtmService {
 
+    /** The OTM's counters for {@code GET /metrics}, in the Prometheus text format. Must not block. */
+    default String metrics() {
+        return "";
+    }
+
     /** Whether this OTM holds its lease and serves requests; answers {@code GET /ready}. Must not block. */
     boolean serving();
 

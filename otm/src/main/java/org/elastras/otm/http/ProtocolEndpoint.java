@@ -18,6 +18,14 @@ public interface ProtocolEndpoint {
     /** The operations this endpoint answers. */
     Set<Operation> operations();
 
+    /**
+     * Answers {@code GET /metrics}: the endpoint's counters in the Prometheus text format (version
+     * 0.0.4), one sample per line. Must not block; empty if it has none.
+     */
+    default String metrics() {
+        return "";
+    }
+
     /** Answers {@code GET /ready}: whether requests are served now. Must not block. */
     boolean ready();
 

@@ -72,7 +72,7 @@ final class ProtocolHandler extends Handler.Abstract {
         String method = request.getMethod();
         // Over HTTP/1.1 a request whose body is refused unread leaves the connection unusable.
         boolean http1 = request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2;
-        if ("/health".equals(path) || "/ready".equals(path)) {
+        if ("/health".equals(path) || "/ready".equals(path) || "/metrics".equals(path)) {
             probe(path, method, http1, response, callback);
             return true;
         }
@@ -172,6 +172,21 @@ final class ProtocolHandler extends Handler.Abstract {
             response.getHeaders().put(HttpHeader.ALLOW, "GET");
             failUnread(http1, response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.METHOD_NOT_ALLOWED,
                     path + " takes GET, got " + method));
+            return;
+        }
+        if ("/metrics".equals(path)) {
+            String metrics;
+            try {
+                metrics = endpoint.metrics();
+            } catch (RuntimeException e) {
+                LOG.error("metrics() failed", e);
+                fail(response, callback, WireFormat.JSON, new ElasTrasException(ErrorCode.INTERNAL,
+                        "the metrics could not be gathered; see the " + endpoint.role() + "'s log"));
+                return;
+            }
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+            response.write(true, ByteBuffer.wrap(metrics.getBytes(StandardCharsets.UTF_8)), callback);
             return;
         }
         boolean up = "/health".equals(path) || isServing();

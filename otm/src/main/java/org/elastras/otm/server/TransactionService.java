@@ -236,6 +236,28 @@ final class TransactionService implements OtmService {
     }
 
     @Override
+    public String metrics() {
+        StringBuilder out = new StringBuilder();
+        String otm = "{otm=\"" + otmId + "\"}";
+        sample(out, "elastras_otm_serving", "gauge", "1 while the OTM holds its lease and serves", otm,
+                serving() ? 1 : 0);
+        sample(out, "elastras_otm_commits_total", "counter", "transactions committed", otm, transactions.commitCount());
+        sample(out, "elastras_otm_aborts_total", "counter", "transactions aborted", otm, transactions.abortCount());
+        sample(out, "elastras_otm_open_transactions", "gauge", "transactions open now", otm, transactions.openTransactions());
+        sample(out, "elastras_otm_procedure_retries_total", "counter", "procedure runs beyond the first of a call", otm,
+                procedures.retryCount());
+        sample(out, "elastras_otm_snapshot_cts", "gauge", "the CTS transactions begin at", otm, snapshots.snapshot());
+        sample(out, "elastras_otm_partitions_served", "gauge", "partitions served", otm, partitions.all().size());
+        return out.toString();
+    }
+
+    private static void sample(StringBuilder out, String name, String type, String help, String labels, long value) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+        out.append(name).append(labels).append(' ').append(value).append('\n');
+    }
+
+    @Override
     public ResolveCommitResponse resolveCommit(ResolveCommitRequest request) {
         checkServing();
         TableAccess access = partitions.served(request.partitionId()).access();
