@@ -1,0 +1,15 @@
+package org.elastras.experiments.torture;
+
+/** The faults a torture run injects into a {@link TortureCluster}. */
+enum FaultKind {
+    /** SIGKILL an OTM process (one that serves partitions if any does), then start a replacement under a new id. */
+    KILL_OTM,
+    /** SIGKILL the active master process; a standby takes over; start a new standby under a new id. */
+    KILL_MASTER,
+    /**
+     * SIGSTOP an OTM for longer than the master's heartbeat timeout, so that it is declared failed
+     * and its partitions reopen elsewhere, then SIGCONT it: the zombie must commit nothing. It is
+     * then killed and replaced.
+     */
+    PAUSE_OTM
+}
