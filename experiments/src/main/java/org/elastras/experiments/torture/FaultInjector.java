@@ -45,6 +45,7 @@ final class FaultInjector {
     private final Settings settings;
     private final Random random;
     private final List<FaultEvent> events = Collections.synchronizedList(new ArrayList<>());
+    private final List<ZombieProbe.Attempt> zombieAttempts = Collections.synchronizedList(new ArrayList<>());
     private final Object sleeper = new Object();
     private volatile boolean stopping;
 
@@ -84,6 +85,13 @@ final class FaultInjector {
         }
     }
 
+    /** The writes resumed zombies were asked to commit (none may be acknowledged). */
+    List<ZombieProbe.Attempt> zombieAttempts() {
+        synchronized (zombieAttempts) {
+            return List.copyOf(zombieAttempts);
+        }
+    }
+
     /** Sleeps unless stopped; false if stopped. */
     private boolean sleep(long ms) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
@@ -120,19 +128,32 @@ final class FaultInjector {
             }
             case PAUSE_OTM -> {
                 String victim = chooseOtm();
+                List<PartitionInfo> owned = ownedBy(victim);
                 cluster.pauseOtm(victim);
                 try {
                     Thread.sleep(settings.pauseMs());
                 } finally {
                     cluster.resumeOtm(victim);
                 }
-                // The resumed zombie may still be asked (clients with stale routes); it must refuse.
+                // At once, before it may notice: a client with a stale route asks the zombie to commit.
+                zombieAttempts.addAll(ZombieProbe.probe(victim, cluster.otmPort(victim), owned, index));
+                // Clients with stale routes keep asking it for a while; it must refuse them too.
                 Thread.sleep(settings.zombieAfterResumeMs());
                 cluster.killOtm(victim);
                 String replacement = cluster.startOtm();
                 return new FaultEvent(index, kind, victim, replacement, start, System.nanoTime(), settings.pauseMs());
             }
             default -> throw new IllegalStateException("unknown fault " + kind);
+        }
+    }
+
+    /** The partitions the master says {@code otm} owns (none if it cannot say). */
+    private List<PartitionInfo> ownedBy(String otm) {
+        try {
+            return admin.admin().partitions(null).stream().filter(p -> otm.equals(p.owner())).toList();
+        } catch (RuntimeException e) {
+            System.out.println("torture: cannot list partitions (" + e.getMessage() + "); no zombie probe");
+            return List.of();
         }
     }
 

@@ -45,6 +45,8 @@ final class TortureCluster implements AutoCloseable {
     private final Path logDirectory;
     /** Live (or paused) OTMs by id, in start order. Guarded by this. */
     private final Map<String, ChildJvm> otms = new LinkedHashMap<>();
+    /** The port each OTM started serves on. */
+    private final Map<String, Integer> otmPorts = new ConcurrentHashMap<>();
     /** Live masters by id, in start order. Guarded by this. */
     private final Map<String, ChildJvm> masters = new LinkedHashMap<>();
     /** Masters that last announced ACTIVE (an announcement from a killed one may linger: check liveness). */
@@ -117,7 +119,17 @@ final class TortureCluster implements AutoCloseable {
             otms.put(id, jvm);
         }
         awaitReady(jvm, ready);
+        otmPorts.put(id, ready.getNow(0));
         return id;
+    }
+
+    /** The port OTM {@code id} serves on. */
+    int otmPort(String id) {
+        Integer port = otmPorts.get(id);
+        if (port == null) {
+            throw new IllegalArgumentException("no OTM " + id + " was started");
+        }
+        return port;
     }
 
     /** Starts a master under the next unused id and waits until it has joined the election; returns its id. */

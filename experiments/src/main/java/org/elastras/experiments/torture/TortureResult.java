@@ -37,6 +37,9 @@ import java.util.Map;
  * @param faultsByKind         how many of each kind
  * @param commitsAfterFault    per fault: list-append transactions begun after the fault's repair
  *                             and acknowledged before the next fault (progress)
+ * @param zombieProbes         writes that resumed zombie OTMs were asked to commit
+ * @param zombieViolations     of those, acknowledged, or refused yet visible in the final read
+ * @param zombieProbeAnswers   what the zombies answered
  * @param harnessErrors        problems of the harness itself (a fault could not be injected, ...)
  * @param historyFile          the history as JSON lines
  * @param logDirectory         the processes' logs
@@ -47,11 +50,12 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         long transfersFail, long transfersUnknown, long bankTotalsRead, Map<String, Long> bankFailures, long expectedPartitionTotal,
         Map<Integer, Long> finalPartitionTotals, long expectedGrandTotal, long finalGrandTotal, long wrongBankTotals,
         List<String> wrongBankTotalExamples, List<FaultEvent> faults, Map<String, Long> faultsByKind, List<Long> commitsAfterFault,
-        List<String> harnessErrors, String historyFile, String logDirectory) {
+        long zombieProbes, long zombieViolations, List<String> zombieProbeAnswers, List<String> harnessErrors, String historyFile,
+        String logDirectory) {
 
-    /** Anomalies of any kind: forbidden by the checker, wrong bank totals, and a wrong grand total. */
+    /** Anomalies of any kind: forbidden by the checker, wrong bank totals, a wrong grand total, zombie commits. */
     long anomalies() {
-        return forbiddenAnomalies + wrongBankTotals + (finalGrandTotal == expectedGrandTotal ? 0 : 1);
+        return forbiddenAnomalies + wrongBankTotals + (finalGrandTotal == expectedGrandTotal ? 0 : 1) + zombieViolations;
     }
 
     /** True if the run found nothing wrong with the system and the harness did its job. */
@@ -80,6 +84,8 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         for (FaultEvent f : faults) {
             text.append(String.format("  %d %s %s -> %s (%d ms)%n", f.index(), f.kind(), f.target(), f.replacement(), f.recoveryMs()));
         }
+        text.append("zombie probes: ").append(zombieProbes).append(" writes asked of resumed zombies, ").append(zombieViolations)
+                .append(" acknowledged or visible; answers ").append(zombieProbeAnswers).append('\n');
         text.append("failures seen by clients: list ").append(listFailures).append(", bank ").append(bankFailures).append('\n');
         lostCommitExamples.forEach(l -> text.append("  LOST: ").append(l).append('\n'));
         wrongBankTotalExamples.forEach(w -> text.append("  WRONG TOTAL: ").append(w).append('\n'));

@@ -198,6 +198,16 @@ public final class TortureRun {
             }
             Map<String, List<Long>> finalLists = lists.finalRead(ctsMax, FINAL_READ_TIMEOUT_MS);
             Map<Integer, Long> finalTotals = bank.finalTotals(FINAL_READ_TIMEOUT_MS);
+            List<ZombieProbe.Attempt> zombieAttempts = faults.zombieAttempts();
+            List<String> zombieAnswers = new ArrayList<>();
+            long zombieViolations = 0;
+            for (ZombieProbe.Attempt attempt : zombieAttempts) {
+                boolean visible = visible(client, attempt, ctsMax);
+                boolean violation = attempt.acknowledged() || (visible && !attempt.unknown());
+                zombieViolations += violation ? 1 : 0;
+                zombieAnswers.add(attempt.otm() + " " + attempt.database() + "/" + attempt.partitionId() + ": " + attempt.answer()
+                        + (visible ? ", VISIBLE" : ", not visible") + (violation ? " (VIOLATION)" : ""));
+            }
             History history = recorder.history();
             CheckResult check = new HistoryChecker().check(history);
             List<LostCommits.LostAppend> lost = LostCommits.find(history, finalLists);
@@ -223,10 +233,32 @@ public final class TortureRun {
                     bank.transfersFail(), bank.transfersUnknown(), bank.totalsRead(), bank.failuresByName(), bank.expectedPartitionTotal(),
                     finalTotals, bank.expectedPartitionTotal() * options.partitions(), grandTotal, bank.wrongTotalCount(),
                     bank.wrongTotals(), events, faultsByKind, commitsAfterEachFault(history, events, workloadEnd),
-                    List.copyOf(harnessErrors), historyFile.toString(), cluster.logDirectory().toString());
+                    zombieAttempts.size(), zombieViolations, zombieAnswers, List.copyOf(harnessErrors), historyFile.toString(), cluster.logDirectory().toString());
             writeJson(result, options.out().resolve("torture-seed" + options.seed() + ".json"));
             return result;
         }
+    }
+
+    /** Whether a zombie's probe write is in the database, read at a snapshot at or after {@code ctsAtLeast}. */
+    private static boolean visible(ElasTrasClient client, ZombieProbe.Attempt attempt, long ctsAtLeast) throws InterruptedException {
+        String table = attempt.database().equals(TortureDatabases.LIST_DATABASE) ? TortureDatabases.LIST_TABLE
+                : TortureDatabases.BANK_TABLE;
+        int partition = TortureDatabases.partitionOf(attempt.key());
+        long deadline = System.nanoTime() + FINAL_READ_TIMEOUT_MS * 1_000_000;
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                Boolean found = client.newSession().runInTransaction(attempt.database(), TortureDatabases.rootKey(partition),
+                        txn -> txn.snapshotCts() < ctsAtLeast ? null : txn.get(table, List.of(attempt.key())).isPresent());
+                if (found != null) {
+                    return found;
+                }
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("could not read zombie probe key " + attempt.key() + " of " + attempt.database() + ": " + last, last);
     }
 
     /**
