@@ -143,8 +143,46 @@ final class FaultInjector {
                 String replacement = cluster.startOtm();
                 return new FaultEvent(index, kind, victim, replacement, start, System.nanoTime(), settings.pauseMs());
             }
+            case EXPIRE_OTM_SESSION -> {
+                String victim = chooseOtm();
+                List<PartitionInfo> owned = ownedBy(victim);
+                long session = cluster.expireOtmSession(victim);
+                // Let the master see the registration vanish and reopen the partitions elsewhere;
+                // the victim's heartbeats may still reach the master meanwhile.
+                long reassigned = awaitReassigned(owned, victim, settings.pauseMs());
+                zombieAttempts.addAll(ZombieProbe.probe(victim, cluster.otmPort(victim), owned, index));
+                Thread.sleep(settings.zombieAfterResumeMs());
+                cluster.killOtm(victim);
+                String replacement = cluster.startOtm();
+                return new FaultEvent(index, kind, victim + " (session 0x" + Long.toHexString(session) + ")", replacement, start,
+                        System.nanoTime(), reassigned);
+            }
             default -> throw new IllegalStateException("unknown fault " + kind);
         }
+    }
+
+    /**
+     * Waits until none of {@code owned} is owned by {@code victim} any more, up to {@code timeoutMs};
+     * returns how long it took (or the timeout).
+     */
+    private long awaitReassigned(List<PartitionInfo> owned, String victim, long timeoutMs) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        Set<Long> ids = new TreeSet<>();
+        owned.forEach(p -> ids.add(p.partitionId()));
+        while (System.nanoTime() < deadline) {
+            try {
+                boolean moved = admin.admin().partitions(null).stream()
+                        .noneMatch(p -> ids.contains(p.partitionId()) && victim.equals(p.owner()));
+                if (moved) {
+                    break;
+                }
+            } catch (RuntimeException e) {
+                // The master is busy or failing over: ask again.
+            }
+            Thread.sleep(50);
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     /** The partitions the master says {@code otm} owns (none if it cannot say). */

@@ -11,5 +11,11 @@ enum FaultKind {
      * and its partitions reopen elsewhere, then SIGCONT it: the zombie must commit nothing. It is
      * then killed and replaced.
      */
-    PAUSE_OTM
+    PAUSE_OTM,
+    /**
+     * Expire an OTM's ZooKeeper session on the server while the process runs on (a network
+     * partition from ZooKeeper): it loses its lease and must stop committing; its partitions
+     * reopen elsewhere. It is probed like a paused one, then killed and replaced.
+     */
+    EXPIRE_OTM_SESSION
 }

@@ -13,8 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.master.MasterMain;
 import org.elastras.otm.server.OtmMain;
 
@@ -41,6 +45,8 @@ final class TortureCluster implements AutoCloseable {
     static final long STOP_GRACE_MS = 5_000;
 
     private final TestingServer zk;
+    /** The harness's own ZooKeeper client, to find the sessions of the processes. */
+    private final CuratorFramework zkClient;
     private final Path dfs;
     private final Path logDirectory;
     /** Live (or paused) OTMs by id, in start order. Guarded by this. */
@@ -58,6 +64,8 @@ final class TortureCluster implements AutoCloseable {
 
     private TortureCluster(TestingServer zk, Path dfs, Path logDirectory) {
         this.zk = zk;
+        this.zkClient = CuratorFrameworkFactory.newClient(zk.getConnectString(), 10_000, 10_000, new ExponentialBackoffRetry(100, 3));
+        this.zkClient.start();
         this.dfs = dfs;
         this.logDirectory = logDirectory;
     }
@@ -232,6 +240,15 @@ final class TortureCluster implements AutoCloseable {
         jvm.kill();
     }
 
+    /**
+     * Expires OTM {@code id}'s ZooKeeper session on the server while the process runs on (a
+     * network partition from ZooKeeper); returns the session id.
+     */
+    long expireOtmSession(String id) throws Exception {
+        otm(id);
+        return ZkSessionExpirer.expireOwnerOf(zk, zkClient, new ZkPaths(ZkPaths.DEFAULT_ROOT).otm(id));
+    }
+
     /** SIGSTOPs an OTM: it stays in the cluster's list until it is killed. */
     void pauseOtm(String id) throws Exception {
         otm(id).signal("STOP");
@@ -250,7 +267,7 @@ final class TortureCluster implements AutoCloseable {
         return jvm;
     }
 
-    /** Stops every process (OTMs first, resumed if paused), then ZooKeeper. */
+    /** Stops every process at once (each resumed if paused, SIGTERM, SIGKILL after a grace), then ZooKeeper. */
     @Override
     public void close() throws Exception {
         List<ChildJvm> all = new ArrayList<>();
@@ -260,17 +277,28 @@ final class TortureCluster implements AutoCloseable {
             otms.clear();
             masters.clear();
         }
-        Exception first = null;
+        // One thread each (not the common pool, which has one thread on a two-core machine).
+        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> stops = new ArrayList<>();
         for (ChildJvm jvm : all) {
-            try {
-                if (jvm.alive()) {
-                    jvm.signal("CONT"); // A paused JVM cannot run its shutdown hooks.
+            Thread stop = new Thread(() -> {
+                try {
+                    if (jvm.alive()) {
+                        jvm.signal("CONT"); // A paused JVM cannot run its shutdown hooks.
+                    }
+                    jvm.stop(STOP_GRACE_MS);
+                } catch (Exception e) {
+                    failures.add("stopping " + jvm.name() + ": " + e);
                 }
-                jvm.stop(STOP_GRACE_MS);
-            } catch (Exception e) {
-                first = first == null ? e : first;
-            }
+            }, "stop-" + jvm.name());
+            stops.add(stop);
+            stop.start();
         }
+        for (Thread stop : stops) {
+            stop.join();
+        }
+        Exception first = failures.isEmpty() ? null : new IOException(String.join("; ", failures));
+        zkClient.close();
         zk.close();
         if (first != null) {
             throw first;

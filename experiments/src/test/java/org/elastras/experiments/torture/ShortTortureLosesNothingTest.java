@@ -10,9 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A short torture against a real cluster (two master processes, three OTM processes, embedded
  * ZooKeeper, local DFS): list-append and bank workloads through the routing client while an OTM is
- * killed, the active master is killed and an OTM is paused past its heartbeat timeout, each once,
- * in the order seed 7 draws. No anomaly, no lost acknowledged commit, the bank's totals unchanged,
- * and transactions begun after each fault commit. Takes about 70 s.
+ * killed, the active master is killed, an OTM is paused past its heartbeat timeout and an OTM's
+ * ZooKeeper session is expired, each once, in the order seed 7 draws; each zombie is asked to
+ * commit. No anomaly, no lost acknowledged commit, no zombie commit, the bank's totals unchanged,
+ * and transactions begun after each fault commit. Takes about 90 s.
  */
 class ShortTortureLosesNothingTest {
 
@@ -20,13 +21,13 @@ class ShortTortureLosesNothingTest {
     Path temp;
 
     @Test
-    void listAppendAndBankSurviveAnOtmKillAMasterKillAndAnOtmPause() throws Exception {
+    void listAppendAndBankSurviveAnOtmKillAMasterKillAnOtmPauseAndASessionExpiry() throws Exception {
         TortureRun.Options options = TortureRun.Options.defaults(temp.resolve("out"), temp.resolve("cluster"))
-                .withRun(600, 7).withFaults(3, 5_000, 7_000);
+                .withRun(600, 7).withFaults(FaultKind.values().length, 4_000, 6_000);
         TortureResult result = TortureRun.run(options);
         System.out.print(result.render());
 
-        assertEquals(3, result.faultsInjected(), "faults injected: " + result.faults());
+        assertEquals(FaultKind.values().length, result.faultsInjected(), "faults injected: " + result.faults());
         for (FaultKind kind : FaultKind.values()) {
             assertEquals(1L, result.faultsByKind().get(kind.name()), "one " + kind);
         }
@@ -37,6 +38,8 @@ class ShortTortureLosesNothingTest {
         result.finalPartitionTotals().forEach((p, total) -> assertEquals(result.expectedPartitionTotal(), total, "bank partition " + p));
         assertEquals(0, result.wrongBankTotals(), "wrong totals: " + result.wrongBankTotalExamples());
         assertTrue(result.harnessErrors().isEmpty(), "harness: " + result.harnessErrors());
+        assertTrue(result.zombieProbes() > 0, "no zombie was asked to commit");
+        assertEquals(0, result.zombieViolations(), "zombie commits: " + result.zombieProbeAnswers());
         for (int i = 0; i < result.commitsAfterFault().size(); i++) {
             assertTrue(result.commitsAfterFault().get(i) > 0, "no transaction begun after fault " + result.faults().get(i)
                     + " committed before the next: " + result.commitsAfterFault());
