@@ -68,8 +68,11 @@ final class BankWorkload {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopping;
 
-    BankWorkload(ElasTrasClient client, Settings settings) {
+    private final CommitTimestamps commitTimestamps;
+
+    BankWorkload(ElasTrasClient client, CommitTimestamps commitTimestamps, Settings settings) {
         this.client = Objects.requireNonNull(client, "client");
+        this.commitTimestamps = Objects.requireNonNull(commitTimestamps, "commitTimestamps");
         this.settings = Objects.requireNonNull(settings, "settings");
     }
 
@@ -87,7 +90,8 @@ final class BankWorkload {
         for (int t = 0; t < settings.transferThreads(); t++) {
             Random random = new Random(settings.seed() * 7_919L + t);
             boolean procedure = t % 2 == 0;
-            threads.add(thread("bank-transfer-" + t, () -> runTransfers(random, procedure)));
+            String name = "bank-transfer-" + t;
+            threads.add(thread(name, () -> runTransfers(name, random, procedure)));
         }
         for (int t = 0; t < settings.readerThreads(); t++) {
             Random random = new Random(settings.seed() * 104_729L + t);
@@ -112,9 +116,11 @@ final class BankWorkload {
         }
     }
 
-    private void runTransfers(Random random, boolean procedure) {
+    private void runTransfers(String name, Random random, boolean procedure) {
         Session session = client.newSession();
+        long transfers = 0;
         while (!stopping) {
+            transfers++;
             int p = random.nextInt(settings.partitions());
             long from = TortureDatabases.key(p, random.nextInt(settings.accountsPerPartition()));
             long to = TortureDatabases.key(p, random.nextInt(settings.accountsPerPartition() - 1));
@@ -123,22 +129,29 @@ final class BankWorkload {
             }
             long amount = 1 + random.nextInt((int) TRANSFER_AMOUNT_MAX);
             try {
+                long writtenAtCts; // -1 if the transfer did not move money (a read-only commit)
                 if (procedure) {
-                    session.call(TortureDatabases.BANK_DATABASE, "transfer", TortureDatabases.rootKey(p), List.of(from, to, amount));
+                    Object moved = session.call(TortureDatabases.BANK_DATABASE, "transfer", TortureDatabases.rootKey(p),
+                            List.of(from, to, amount));
+                    writtenAtCts = ((Number) moved).longValue() == 1 ? session.lastCommitCts() : -1;
                 } else {
                     long f = from;
                     long t = to;
-                    session.runInTransaction(TortureDatabases.BANK_DATABASE, TortureDatabases.rootKey(p), txn -> {
+                    writtenAtCts = session.runInTransaction(TortureDatabases.BANK_DATABASE, TortureDatabases.rootKey(p), txn -> {
                         long fromBalance = balance(txn.get(TortureDatabases.BANK_TABLE, List.of(f)));
                         long toBalance = balance(txn.get(TortureDatabases.BANK_TABLE, List.of(t)));
-                        if (fromBalance >= amount) {
-                            txn.put(TortureDatabases.BANK_TABLE, Map.of("ID", f, "BALANCE", fromBalance - amount));
-                            txn.put(TortureDatabases.BANK_TABLE, Map.of("ID", t, "BALANCE", toBalance + amount));
+                        if (fromBalance < amount) {
+                            return -1L;
                         }
-                        return null;
+                        txn.put(TortureDatabases.BANK_TABLE, Map.of("ID", f, "BALANCE", fromBalance - amount));
+                        txn.put(TortureDatabases.BANK_TABLE, Map.of("ID", t, "BALANCE", toBalance + amount));
+                        return txn.commit();
                     });
                 }
                 transfersOk.incrementAndGet();
+                if (writtenAtCts >= 0) {
+                    commitTimestamps.record(writtenAtCts, name + " transfer " + transfers);
+                }
                 ctsMax.accumulateAndGet(session.lastCommitCts(), Math::max);
             } catch (RuntimeException e) {
                 failuresByName.computeIfAbsent(ClientOutcome.name(e), k -> new AtomicLong()).incrementAndGet();

@@ -84,8 +84,11 @@ final class ListAppendWorkload {
     private final List<Thread> workers = new ArrayList<>();
     private volatile boolean stopping;
 
-    ListAppendWorkload(ElasTrasClient client, HistoryRecorder recorder, Settings settings) {
+    private final CommitTimestamps commitTimestamps;
+
+    ListAppendWorkload(ElasTrasClient client, HistoryRecorder recorder, CommitTimestamps commitTimestamps, Settings settings) {
         this.client = Objects.requireNonNull(client, "client");
+        this.commitTimestamps = Objects.requireNonNull(commitTimestamps, "commitTimestamps");
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.windowStart = new AtomicLongArray(settings.partitions());
@@ -151,6 +154,9 @@ final class ListAppendWorkload {
                         });
                 recorder.complete(id, Outcome.OK, committed.ops(), committed.snapshotCts(), committed.cts());
                 ok.incrementAndGet();
+                if (committed.ops().stream().anyMatch(MicroOp::isWrite)) {
+                    commitTimestamps.record(committed.cts(), "list-append transaction " + id);
+                }
             } catch (RuntimeException e) {
                 Outcome outcome = ClientOutcome.of(e);
                 failuresByName.computeIfAbsent(ClientOutcome.name(e), k -> new AtomicLong()).incrementAndGet();

@@ -37,6 +37,9 @@ import java.util.Map;
  * @param faultsByKind         how many of each kind
  * @param commitsAfterFault    per fault: list-append transactions begun after the fault's repair
  *                             and acknowledged before the next fault (progress)
+ * @param writerCtsRecorded    commit timestamps of acknowledged writers recorded (both workloads)
+ * @param duplicateCts         acknowledged writers that got a CTS another writer already had (invariant 4)
+ * @param duplicateCtsExamples up to 100 of them
  * @param zombieProbes         writes that resumed zombie OTMs were asked to commit
  * @param zombieViolations     of those, acknowledged, or refused yet visible in the final read
  * @param zombieProbeAnswers   what the zombies answered
@@ -50,12 +53,16 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         long transfersFail, long transfersUnknown, long bankTotalsRead, Map<String, Long> bankFailures, long expectedPartitionTotal,
         Map<Integer, Long> finalPartitionTotals, long expectedGrandTotal, long finalGrandTotal, long wrongBankTotals,
         List<String> wrongBankTotalExamples, List<FaultEvent> faults, Map<String, Long> faultsByKind, List<Long> commitsAfterFault,
-        long zombieProbes, long zombieViolations, List<String> zombieProbeAnswers, List<String> harnessErrors, String historyFile,
+        long writerCtsRecorded, long duplicateCts, List<String> duplicateCtsExamples, long zombieProbes, long zombieViolations, List<String> zombieProbeAnswers, List<String> harnessErrors, String historyFile,
         String logDirectory) {
 
-    /** Anomalies of any kind: forbidden by the checker, wrong bank totals, a wrong grand total, zombie commits. */
+    /**
+     * Anomalies of any kind: forbidden by the checker, wrong bank totals, a wrong grand total,
+     * zombie commits, commit timestamps issued twice.
+     */
     long anomalies() {
-        return forbiddenAnomalies + wrongBankTotals + (finalGrandTotal == expectedGrandTotal ? 0 : 1) + zombieViolations;
+        return forbiddenAnomalies + wrongBankTotals + (finalGrandTotal == expectedGrandTotal ? 0 : 1) + zombieViolations
+                + duplicateCts;
     }
 
     /** True if the run found nothing wrong with the system and the harness did its job. */
@@ -84,6 +91,9 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         for (FaultEvent f : faults) {
             text.append(String.format("  %d %s %s -> %s (%d ms)%n", f.index(), f.kind(), f.target(), f.replacement(), f.recoveryMs()));
         }
+        text.append("commit timestamps: ").append(writerCtsRecorded).append(" acknowledged writers, ").append(duplicateCts)
+                .append(" given a CTS already issued\n");
+        duplicateCtsExamples.forEach(d -> text.append("  DUPLICATE CTS: ").append(d).append('\n'));
         text.append("zombie probes: ").append(zombieProbes).append(" writes asked of resumed zombies, ").append(zombieViolations)
                 .append(" acknowledged or visible; answers ").append(zombieProbeAnswers).append('\n');
         text.append("failures seen by clients: list ").append(listFailures).append(", bank ").append(bankFailures).append('\n');

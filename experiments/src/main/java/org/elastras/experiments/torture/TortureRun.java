@@ -160,9 +160,10 @@ public final class TortureRun {
                 ElasTrasClient client = ElasTrasClient.connect(cluster.zkConnect(), clientConfig(options.seed()))) {
             client.admin().createDatabase(TortureDatabases.listSchema(), TortureDatabases.boundaries(options.partitions()));
             client.admin().createDatabase(TortureDatabases.bankSchema(), TortureDatabases.boundaries(options.partitions()));
-            ListAppendWorkload lists = new ListAppendWorkload(client, recorder, new ListAppendWorkload.Settings(options.partitions(),
+            CommitTimestamps commitTimestamps = new CommitTimestamps();
+            ListAppendWorkload lists = new ListAppendWorkload(client, recorder, commitTimestamps, new ListAppendWorkload.Settings(options.partitions(),
                     options.listThreads(), KEYS_ACTIVE_PER_PARTITION, APPENDS_PER_KEY_MAX, options.seed()));
-            BankWorkload bank = new BankWorkload(client, new BankWorkload.Settings(options.partitions(), ACCOUNTS_PER_PARTITION,
+            BankWorkload bank = new BankWorkload(client, commitTimestamps, new BankWorkload.Settings(options.partitions(), ACCOUNTS_PER_PARTITION,
                     options.transferThreads(), options.readerThreads(), options.seed()));
             bank.open();
             FaultInjector faults = new FaultInjector(cluster, client, new FaultInjector.Settings(options.quietMsMin(),
@@ -233,6 +234,7 @@ public final class TortureRun {
                     bank.transfersFail(), bank.transfersUnknown(), bank.totalsRead(), bank.failuresByName(), bank.expectedPartitionTotal(),
                     finalTotals, bank.expectedPartitionTotal() * options.partitions(), grandTotal, bank.wrongTotalCount(),
                     bank.wrongTotals(), events, faultsByKind, commitsAfterEachFault(history, events, workloadEnd),
+                    commitTimestamps.recorded(), commitTimestamps.duplicateCount(), commitTimestamps.duplicates(),
                     zombieAttempts.size(), zombieViolations, zombieAnswers, List.copyOf(harnessErrors), historyFile.toString(), cluster.logDirectory().toString());
             writeJson(result, options.out().resolve("torture-seed" + options.seed() + ".json"));
             return result;

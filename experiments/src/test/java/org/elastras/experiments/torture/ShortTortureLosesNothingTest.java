@@ -23,7 +23,7 @@ class ShortTortureLosesNothingTest {
     @Test
     void listAppendAndBankSurviveAnOtmKillAMasterKillAnOtmPauseAndASessionExpiry() throws Exception {
         TortureRun.Options options = TortureRun.Options.defaults(temp.resolve("out"), temp.resolve("cluster"))
-                .withRun(600, 7).withFaults(FaultKind.values().length, 4_000, 6_000);
+                .withRun(600, 7).withFaults(FaultKind.values().length, 3_000, 4_000);
         TortureResult result = TortureRun.run(options);
         System.out.print(result.render());
 
