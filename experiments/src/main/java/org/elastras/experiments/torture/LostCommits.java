@@ -27,7 +27,57 @@ final class LostCommits {
         }
     }
 
+    /**
+     * A transaction only some of whose appends are in the final reads: it committed in part
+     * (atomicity). For OK transactions the missing appends are also lost commits.
+     */
+    record PartialCommit(long transactionId, Outcome outcome, List<String> present, List<String> missing) {
+        @Override
+        public String toString() {
+            return "transaction " + transactionId + " (" + outcome + ") is only partly visible: " + present + " in the final reads, "
+                    + missing + " not";
+        }
+    }
+
     private LostCommits() {
+    }
+
+    /** Transactions (of any outcome) with some but not all of their appends in {@code finalLists}. */
+    static List<PartialCommit> partial(History history, Map<String, List<Long>> finalLists) {
+        Map<String, Set<Long>> present = new java.util.HashMap<>();
+        finalLists.forEach((key, values) -> present.put(key, new HashSet<>(values)));
+        List<PartialCommit> partial = new ArrayList<>();
+        for (Transaction transaction : history.transactions()) {
+            List<String> in = new ArrayList<>();
+            List<String> out = new ArrayList<>();
+            for (MicroOp op : transaction.ops()) {
+                if (op instanceof MicroOp.Append append) {
+                    (present.getOrDefault(append.key(), Set.of()).contains(append.value()) ? in : out).add(append.toString());
+                }
+            }
+            if (!in.isEmpty() && !out.isEmpty()) {
+                partial.add(new PartialCommit(transaction.id(), transaction.outcome(), in, out));
+            }
+        }
+        return partial;
+    }
+
+    /** How many UNKNOWN transactions that appended are wholly visible in the final reads (committed after all). */
+    static long unknownButCommitted(History history, Map<String, List<Long>> finalLists) {
+        Map<String, Set<Long>> present = new java.util.HashMap<>();
+        finalLists.forEach((key, values) -> present.put(key, new HashSet<>(values)));
+        long count = 0;
+        for (Transaction transaction : history.transactions()) {
+            if (transaction.outcome() != Outcome.UNKNOWN) {
+                continue;
+            }
+            List<MicroOp.Append> appends = transaction.ops().stream().filter(op -> op instanceof MicroOp.Append)
+                    .map(op -> (MicroOp.Append) op).toList();
+            if (!appends.isEmpty() && appends.stream().allMatch(a -> present.getOrDefault(a.key(), Set.of()).contains(a.value()))) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**

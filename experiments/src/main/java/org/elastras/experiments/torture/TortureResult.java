@@ -13,6 +13,7 @@ import java.util.Map;
  * @param listOk               list-append transactions acknowledged
  * @param listFail             list-append transactions that definitely did not commit
  * @param listUnknown          list-append transactions of unknown outcome
+ * @param listLatencyMs        latency of acknowledged list-append transactions, retries included: p50, p99, max (ms)
  * @param listFailures         list-append failures by kind (error code)
  * @param checkerVerdict       VALID or INVALID, for the isolation level claimed
  * @param isolation            the level claimed (SERIALIZABLE)
@@ -21,6 +22,9 @@ import java.util.Map;
  * @param checkerReport        the checker's report (its anomalies explained)
  * @param lostCommits          acknowledged appends missing from the final reads
  * @param lostCommitExamples   up to 20 of them
+ * @param partialCommits       transactions only some of whose appends are visible in the final reads (atomicity)
+ * @param partialCommitExamples up to 20 of them
+ * @param unknownCommitted     UNKNOWN list-append transactions wholly visible in the final reads
  * @param keysRead             keys in the final read
  * @param transfersOk          bank transfers acknowledged
  * @param transfersFail        bank transfers that did not commit
@@ -48,8 +52,9 @@ import java.util.Map;
  * @param logDirectory         the processes' logs
  */
 record TortureResult(long seed, int otms, int partitions, double workloadSeconds, long listOk, long listFail, long listUnknown,
-        Map<String, Long> listFailures, String checkerVerdict, String isolation, Map<String, Integer> anomaliesByClass,
-        long forbiddenAnomalies, String checkerReport, long lostCommits, List<String> lostCommitExamples, int keysRead, long transfersOk,
+        List<Long> listLatencyMs, Map<String, Long> listFailures, String checkerVerdict, String isolation, Map<String, Integer> anomaliesByClass,
+        long forbiddenAnomalies, String checkerReport, long lostCommits, List<String> lostCommitExamples, long partialCommits,
+        List<String> partialCommitExamples, long unknownCommitted, int keysRead, long transfersOk,
         long transfersFail, long transfersUnknown, long bankTotalsRead, Map<String, Long> bankFailures, long expectedPartitionTotal,
         Map<Integer, Long> finalPartitionTotals, long expectedGrandTotal, long finalGrandTotal, long wrongBankTotals,
         List<String> wrongBankTotalExamples, List<FaultEvent> faults, Map<String, Long> faultsByKind, List<Long> commitsAfterFault,
@@ -58,11 +63,11 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
 
     /**
      * Anomalies of any kind: forbidden by the checker, wrong bank totals, a wrong grand total,
-     * zombie commits, commit timestamps issued twice.
+     * zombie commits, commit timestamps issued twice, transactions visible in part.
      */
     long anomalies() {
         return forbiddenAnomalies + wrongBankTotals + (finalGrandTotal == expectedGrandTotal ? 0 : 1) + zombieViolations
-                + duplicateCts;
+                + duplicateCts + partialCommits;
     }
 
     /** True if the run found nothing wrong with the system and the harness did its job. */
@@ -81,8 +86,10 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
                 .append(partitions).append(" partitions per database, workloads ran ").append(String.format("%.1f", workloadSeconds))
                 .append(" s\n");
         text.append(String.format("list-append: %d OK, %d FAIL, %d UNKNOWN; checker %s for %s; anomalies by class %s;"
-                + " acknowledged appends lost: %d (of %d keys read back)%n", listOk, listFail, listUnknown, checkerVerdict, isolation,
-                anomaliesByClass, lostCommits, keysRead));
+                + " acknowledged appends lost: %d (of %d keys read back); partly visible transactions: %d;"
+                + " UNKNOWN ones visible in full: %d%n", listOk, listFail, listUnknown, checkerVerdict, isolation, anomaliesByClass,
+                lostCommits, keysRead, partialCommits, unknownCommitted));
+        text.append("list-append latency (ms, retries included) p50/p99/max: ").append(listLatencyMs).append('\n');
         text.append(String.format("bank: %d transfers OK, %d FAIL, %d UNKNOWN; %d partition totals read, %d wrong;"
                 + " final totals %s (each must be %d); grand total %d (must be %d)%n", transfersOk, transfersFail, transfersUnknown,
                 bankTotalsRead, wrongBankTotals, finalPartitionTotals, expectedPartitionTotal, finalGrandTotal, expectedGrandTotal));
@@ -98,6 +105,7 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
                 .append(" acknowledged or visible; answers ").append(zombieProbeAnswers).append('\n');
         text.append("failures seen by clients: list ").append(listFailures).append(", bank ").append(bankFailures).append('\n');
         lostCommitExamples.forEach(l -> text.append("  LOST: ").append(l).append('\n'));
+        partialCommitExamples.forEach(p -> text.append("  PARTIAL: ").append(p).append('\n'));
         wrongBankTotalExamples.forEach(w -> text.append("  WRONG TOTAL: ").append(w).append('\n'));
         harnessErrors.forEach(h -> text.append("  HARNESS ERROR: ").append(h).append('\n'));
         if (forbiddenAnomalies > 0) {

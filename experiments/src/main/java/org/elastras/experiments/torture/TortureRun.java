@@ -212,6 +212,7 @@ public final class TortureRun {
             History history = recorder.history();
             CheckResult check = new HistoryChecker().check(history);
             List<LostCommits.LostAppend> lost = LostCommits.find(history, finalLists);
+            List<LostCommits.PartialCommit> partial = LostCommits.partial(history, finalLists);
 
             Path historyFile = options.out().resolve("torture-seed" + options.seed() + "-history.jsonl");
             HistoryJsonLines.write(history, historyFile);
@@ -228,9 +229,11 @@ public final class TortureRun {
             }
             long grandTotal = finalTotals.values().stream().mapToLong(Long::longValue).sum();
             TortureResult result = new TortureResult(options.seed(), options.otms(), options.partitions(),
-                    (workloadEnd - workloadStart) / 1e9, lists.ok(), lists.fail(), lists.unknown(), lists.failuresByName(),
+                    (workloadEnd - workloadStart) / 1e9, lists.ok(), lists.fail(), lists.unknown(), latencyMs(history), lists.failuresByName(),
                     check.valid() ? "VALID" : "INVALID", check.isolation().name(), anomaliesByClass, forbidden, check.render(),
-                    lost.size(), lost.stream().limit(EXAMPLES_MAX).map(Object::toString).toList(), finalLists.size(), bank.transfersOk(),
+                    lost.size(), lost.stream().limit(EXAMPLES_MAX).map(Object::toString).toList(), partial.size(),
+                    partial.stream().limit(EXAMPLES_MAX).map(Object::toString).toList(), LostCommits.unknownButCommitted(history, finalLists),
+                    finalLists.size(), bank.transfersOk(),
                     bank.transfersFail(), bank.transfersUnknown(), bank.totalsRead(), bank.failuresByName(), bank.expectedPartitionTotal(),
                     finalTotals, bank.expectedPartitionTotal() * options.partitions(), grandTotal, bank.wrongTotalCount(),
                     bank.wrongTotals(), events, faultsByKind, commitsAfterEachFault(history, events, workloadEnd),
@@ -276,6 +279,17 @@ public final class TortureRun {
                     && t.completeNanos() <= to && t.process() < ListAppendWorkload.FINAL_READ_PROCESS_BASE).count());
         }
         return counts;
+    }
+
+    /** p50, p99 and max latency of the workers' acknowledged list-append transactions, in ms. */
+    static List<Long> latencyMs(History history) {
+        long[] ms = history.transactions().stream()
+                .filter(t -> t.outcome() == Outcome.OK && t.process() < ListAppendWorkload.FINAL_READ_PROCESS_BASE)
+                .mapToLong(t -> (t.completeNanos() - t.invokeNanos()) / 1_000_000).sorted().toArray();
+        if (ms.length == 0) {
+            return List.of();
+        }
+        return List.of(ms[ms.length / 2], ms[(int) Math.min(ms.length - 1, ms.length * 99L / 100)], ms[ms.length - 1]);
     }
 
     /** Clients retry for 40 s: longer than a master failover plus an OTM failover back to back. */

@@ -98,4 +98,19 @@ class LostCommitsTest {
 
         assertEquals(List.of(new LostCommits.LostAppend(0, "9", 4)), LostCommits.find(history, Map.of("7", List.of(1L))));
     }
+
+    @Test
+    void aTransactionVisibleInPartIsReportedWhateverItsOutcome() {
+        run(0, Outcome.UNKNOWN, append("7", 1), append("8", 2));
+        run(1, Outcome.UNKNOWN, append("7", 3), append("8", 4));
+        run(2, Outcome.OK, append("9", 5));
+        History history = recorder.history();
+        Map<String, List<Long>> finalLists = Map.of("7", List.of(1L, 3L), "8", List.of(4L), "9", List.of(5L));
+
+        List<LostCommits.PartialCommit> partial = LostCommits.partial(history, finalLists);
+
+        assertEquals(List.of(new LostCommits.PartialCommit(0, Outcome.UNKNOWN, List.of("append(7, 1)"), List.of("append(8, 2)"))),
+                partial);
+        assertEquals(1, LostCommits.unknownButCommitted(history, finalLists), "transaction 1 committed although its outcome was unknown");
+    }
 }
