@@ -157,6 +157,30 @@ final class FaultInjector {
                 return new FaultEvent(index, kind, victim + " (session 0x" + Long.toHexString(session) + ")", replacement, start,
                         System.nanoTime(), reassigned);
             }
+            case PAUSE_OTM_AND_KILL_MASTER -> {
+                String victim = chooseOtm();
+                List<PartitionInfo> owned = ownedBy(victim);
+                String master = cluster.awaitActiveMaster(MASTER_FAILOVER_TIMEOUT_MS);
+                cluster.pauseOtm(victim);
+                long failoverMs;
+                String successor;
+                try {
+                    cluster.killMaster(master);
+                    long killed = System.nanoTime();
+                    successor = cluster.awaitActiveMaster(MASTER_FAILOVER_TIMEOUT_MS);
+                    failoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+                    Thread.sleep(settings.pauseMs());
+                } finally {
+                    cluster.resumeOtm(victim);
+                }
+                zombieAttempts.addAll(ZombieProbe.probe(victim, cluster.otmPort(victim), owned, index));
+                Thread.sleep(settings.zombieAfterResumeMs());
+                cluster.killOtm(victim);
+                String replacement = cluster.startOtm();
+                String standby = cluster.startMaster();
+                return new FaultEvent(index, kind, victim + " and " + master, replacement + ", " + successor + " active, " + standby
+                        + " standby", start, System.nanoTime(), failoverMs);
+            }
             default -> throw new IllegalStateException("unknown fault " + kind);
         }
     }

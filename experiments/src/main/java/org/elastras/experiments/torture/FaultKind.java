@@ -17,5 +17,12 @@ enum FaultKind {
      * partition from ZooKeeper): it loses its lease and must stop committing; its partitions
      * reopen elsewhere. It is probed like a paused one, then killed and replaced.
      */
-    EXPIRE_OTM_SESSION
+    EXPIRE_OTM_SESSION,
+    /**
+     * Two faults at once: SIGSTOP an OTM, SIGKILL the active master while the OTM is stopped,
+     * keep the OTM stopped for the pause time after the standby took over (so the new master,
+     * which never heard from it, must find it failed), then resume, probe, kill and replace it
+     * and start a new standby.
+     */
+    PAUSE_OTM_AND_KILL_MASTER
 }

@@ -162,12 +162,12 @@ final class ListAppendWorkload {
                 failuresByName.computeIfAbsent(ClientOutcome.name(e), k -> new AtomicLong()).incrementAndGet();
                 if (outcome == Outcome.UNKNOWN) {
                     // Every append was sent before the commit; reads not reached stay unobserved.
-                    recorder.complete(id, Outcome.UNKNOWN, withUnobservedReads(invoked, lastAttempt.get(0)));
+                    recorder.complete(id, Outcome.UNKNOWN, executedThenInvoked(invoked, lastAttempt.get(0)));
                     unknown.incrementAndGet();
                     process = nextProcess.getAndIncrement();
                     session = client.newSession();
                 } else {
-                    recorder.complete(id, Outcome.FAIL, withUnobservedReads(invoked, lastAttempt.get(0)));
+                    recorder.complete(id, Outcome.FAIL, executedThenInvoked(invoked, lastAttempt.get(0)));
                     fail.incrementAndGet();
                 }
             }
@@ -175,7 +175,7 @@ final class ListAppendWorkload {
     }
 
     /** The ops as executed so far, and the rest as invoked, reads unobserved. */
-    private static List<MicroOp> withUnobservedReads(List<MicroOp> invoked, List<MicroOp> done) {
+    private static List<MicroOp> executedThenInvoked(List<MicroOp> invoked, List<MicroOp> done) {
         List<MicroOp> out = new ArrayList<>(invoked.size());
         for (int i = 0; i < invoked.size(); i++) {
             MicroOp op = i < done.size() ? done.get(i) : invoked.get(i);

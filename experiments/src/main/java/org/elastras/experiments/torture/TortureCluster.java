@@ -126,7 +126,14 @@ final class TortureCluster implements AutoCloseable {
         synchronized (this) {
             otms.put(id, jvm);
         }
-        awaitReady(jvm, ready);
+        try {
+            awaitReady(jvm, ready);
+        } catch (Exception e) {
+            synchronized (this) {
+                otms.remove(id);
+            }
+            throw e;
+        }
         otmPorts.put(id, ready.getNow(0));
         return id;
     }
@@ -162,7 +169,14 @@ final class TortureCluster implements AutoCloseable {
         synchronized (this) {
             masters.put(id, jvm);
         }
-        awaitReady(jvm, ready);
+        try {
+            awaitReady(jvm, ready);
+        } catch (Exception e) {
+            synchronized (this) {
+                masters.remove(id);
+            }
+            throw e;
+        }
         return id;
     }
 
@@ -173,9 +187,12 @@ final class TortureCluster implements AutoCloseable {
                 ready.get(100, TimeUnit.MILLISECONDS);
                 return;
             } catch (java.util.concurrent.TimeoutException e) {
-                if (!jvm.alive() || System.nanoTime() > deadline) {
+                if (!jvm.alive()) {
+                    throw new IOException(jvm.name() + " exited before it was ready; see " + jvm.log());
+                }
+                if (System.nanoTime() > deadline) {
                     jvm.kill();
-                    throw new IOException(jvm.name() + " did not start within " + START_TIMEOUT_MS + " ms; see " + jvm.log());
+                    throw new IOException(jvm.name() + " was not ready within " + START_TIMEOUT_MS + " ms; see " + jvm.log());
                 }
             }
         }

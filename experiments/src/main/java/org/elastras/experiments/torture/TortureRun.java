@@ -68,6 +68,11 @@ public final class TortureRun {
                     pauseMs, faultsMax, settleSeconds, out, workDirectory);
         }
 
+        Options withSettleSeconds(double seconds) {
+            return new Options(faultSeconds, seed, otms, partitions, listThreads, transferThreads, readerThreads, quietMsMin, quietMsMax,
+                    pauseMs, faultsMax, seconds, out, workDirectory);
+        }
+
         /** Faults {@code faults} times, {@code quietMsMin..quietMsMax} apart, however long that takes. */
         Options withFaults(int faults, long quietMsMin, long quietMsMax) {
             return new Options(faultSeconds, seed, otms, partitions, listThreads, transferThreads, readerThreads, quietMsMin, quietMsMax,
