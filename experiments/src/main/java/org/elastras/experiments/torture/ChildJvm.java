@@ -93,13 +93,30 @@ final class ChildJvm {
         return process.isAlive();
     }
 
-    /** Sends {@code signal} ("STOP", "CONT", "KILL", "TERM") with kill(1). */
-    void signal(String signal) throws IOException, InterruptedException {
+    /**
+     * Sends {@code signal} ("STOP", "CONT", "KILL", "TERM") with kill(1); false if the process had
+     * already ended (an OTM exits on its own once it can serve nothing more).
+     *
+     * @throws IOException if kill(1) failed on a live process
+     */
+    boolean signal(String signal) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            return false;
+        }
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).redirectErrorStream(true).start();
         if (!kill.waitFor(SIGNAL_TIMEOUT_MS, TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
             kill.destroyForcibly();
+            if (!process.isAlive()) {
+                return false; // It ended meanwhile.
+            }
             throw new IOException("kill -" + signal + " " + process.pid() + " (" + name + ") failed");
         }
+        return true;
+    }
+
+    /** The exit status, or null while the process runs. */
+    Integer exitStatus() {
+        return process.isAlive() ? null : process.exitValue();
     }
 
     /** SIGKILL, then waits for the process to end. */

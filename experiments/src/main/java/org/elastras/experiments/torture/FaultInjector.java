@@ -46,6 +46,8 @@ final class FaultInjector {
     private final Random random;
     private final List<FaultEvent> events = Collections.synchronizedList(new ArrayList<>());
     private final List<ZombieProbe.Attempt> zombieAttempts = Collections.synchronizedList(new ArrayList<>());
+    /** OTMs lost without a fault aimed at them, and their replacements. */
+    private final List<String> unplannedExits = Collections.synchronizedList(new ArrayList<>());
     private final Object sleeper = new Object();
     private volatile boolean stopping;
 
@@ -65,6 +67,11 @@ final class FaultInjector {
             if (!sleep(quietMs)) {
                 return;
             }
+            // An OTM can be lost without a fault aimed at it (declared failed on a slow machine): keep N serving.
+            for (String exit : cluster.replaceLostOtms()) {
+                unplannedExits.add(exit);
+                System.out.println("torture: OTM lost without a fault aimed at it, replaced: " + exit);
+            }
             FaultKind kind = i < first.size() ? first.get(i) : FaultKind.values()[random.nextInt(FaultKind.values().length)];
             FaultEvent event = inject(i, kind);
             events.add(event);
@@ -82,6 +89,13 @@ final class FaultInjector {
     List<FaultEvent> events() {
         synchronized (events) {
             return List.copyOf(events);
+        }
+    }
+
+    /** OTMs lost without a fault aimed at them ("otm-2 (status 3) -> otm-7"). */
+    List<String> unplannedExits() {
+        synchronized (unplannedExits) {
+            return List.copyOf(unplannedExits);
         }
     }
 

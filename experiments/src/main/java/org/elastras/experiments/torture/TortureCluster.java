@@ -198,13 +198,56 @@ final class TortureCluster implements AutoCloseable {
         }
     }
 
-    /** The ids of the OTMs started and not killed, in start order (a paused one included). */
+    /** The ids of the OTMs started, not killed and still running, in start order (a paused one included). */
     synchronized List<String> otmIds() {
-        return new ArrayList<>(otms.keySet());
+        List<String> ids = new ArrayList<>();
+        otms.forEach((id, jvm) -> {
+            if (jvm.alive()) {
+                ids.add(id);
+            }
+        });
+        return ids;
     }
 
-    synchronized List<String> masterIds() {
-        return new ArrayList<>(masters.keySet());
+    /**
+     * Replaces every OTM that can no longer serve although no fault was aimed at it: its process
+     * ended (an OTM exits once it can serve nothing more), or its ZooKeeper registration is gone
+     * (its session expired, e.g. while the embedded ZooKeeper server was starved on a loaded
+     * machine: such an OTM never serves again under its id). Call between faults only: a zombie
+     * kept on purpose would be replaced too. Returns "otm-2 (status 3) -> otm-7" or "otm-2
+     * (registration gone) -> otm-7" for each.
+     */
+    List<String> replaceLostOtms() throws Exception {
+        Map<String, String> lost = new LinkedHashMap<>();
+        ZkPaths paths = new ZkPaths(ZkPaths.DEFAULT_ROOT);
+        for (String id : allOtmIds()) {
+            ChildJvm jvm;
+            synchronized (this) {
+                jvm = otms.get(id);
+            }
+            if (jvm == null) {
+                continue;
+            }
+            if (!jvm.alive()) {
+                lost.put(id, "status " + jvm.exitStatus());
+            } else if (zkClient.checkExists().forPath(paths.otm(id)) == null) {
+                lost.put(id, "registration gone");
+            }
+        }
+        List<String> replaced = new ArrayList<>();
+        for (Map.Entry<String, String> entry : lost.entrySet()) {
+            ChildJvm jvm;
+            synchronized (this) {
+                jvm = otms.remove(entry.getKey());
+            }
+            jvm.kill();
+            replaced.add(entry.getKey() + " (" + entry.getValue() + ") -> " + startOtm());
+        }
+        return replaced;
+    }
+
+    private synchronized List<String> allOtmIds() {
+        return new ArrayList<>(otms.keySet());
     }
 
     /** The live master that last announced itself active, if any. */
@@ -268,10 +311,14 @@ final class TortureCluster implements AutoCloseable {
 
     /** SIGSTOPs an OTM: it stays in the cluster's list until it is killed. */
     void pauseOtm(String id) throws Exception {
-        otm(id).signal("STOP");
+        ChildJvm jvm = otm(id);
+        if (!jvm.signal("STOP")) {
+            throw new IllegalStateException("OTM " + id + " ended (status " + jvm.exitStatus() + ") before it could be paused; see "
+                    + jvm.log());
+        }
     }
 
-    /** SIGCONTs a paused OTM. */
+    /** SIGCONTs a paused OTM (nothing if it has ended). */
     void resumeOtm(String id) throws Exception {
         otm(id).signal("CONT");
     }
@@ -300,9 +347,7 @@ final class TortureCluster implements AutoCloseable {
         for (ChildJvm jvm : all) {
             Thread stop = new Thread(() -> {
                 try {
-                    if (jvm.alive()) {
-                        jvm.signal("CONT"); // A paused JVM cannot run its shutdown hooks.
-                    }
+                    jvm.signal("CONT"); // A paused JVM cannot run its shutdown hooks.
                     jvm.stop(STOP_GRACE_MS);
                 } catch (Exception e) {
                     failures.add("stopping " + jvm.name() + ": " + e);

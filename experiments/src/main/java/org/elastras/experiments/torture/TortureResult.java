@@ -47,6 +47,8 @@ import java.util.Map;
  * @param zombieProbes         writes that resumed zombie OTMs were asked to commit
  * @param zombieViolations     of those, acknowledged, or refused yet visible in the final read
  * @param zombieProbeAnswers   what the zombies answered
+ * @param otmsExitedUnplanned  OTMs lost without a fault aimed at them (exited, or their ZooKeeper session
+ *                             expired on a loaded machine), replaced before the next fault: not an anomaly, worth a look
  * @param harnessErrors        problems of the harness itself (a fault could not be injected, ...)
  * @param historyFile          the history as JSON lines
  * @param logDirectory         the processes' logs
@@ -58,7 +60,8 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         long transfersFail, long transfersUnknown, long bankTotalsRead, Map<String, Long> bankFailures, long expectedPartitionTotal,
         Map<Integer, Long> finalPartitionTotals, long expectedGrandTotal, long finalGrandTotal, long wrongBankTotals,
         List<String> wrongBankTotalExamples, List<FaultEvent> faults, Map<String, Long> faultsByKind, List<Long> commitsAfterFault,
-        long writerCtsRecorded, long duplicateCts, List<String> duplicateCtsExamples, long zombieProbes, long zombieViolations, List<String> zombieProbeAnswers, List<String> harnessErrors, String historyFile,
+        long writerCtsRecorded, long duplicateCts, List<String> duplicateCtsExamples, long zombieProbes, long zombieViolations, List<String> zombieProbeAnswers, List<String> otmsExitedUnplanned,
+        List<String> harnessErrors, String historyFile,
         String logDirectory) {
 
     /**
@@ -103,6 +106,9 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         duplicateCtsExamples.forEach(d -> text.append("  DUPLICATE CTS: ").append(d).append('\n'));
         text.append("zombie probes: ").append(zombieProbes).append(" writes asked of resumed zombies, ").append(zombieViolations)
                 .append(" acknowledged or visible; answers ").append(zombieProbeAnswers).append('\n');
+        if (!otmsExitedUnplanned.isEmpty()) {
+            text.append("OTMs lost without a fault aimed at them (replaced): ").append(otmsExitedUnplanned).append('\n');
+        }
         text.append("failures seen by clients: list ").append(listFailures).append(", bank ").append(bankFailures).append('\n');
         lostCommitExamples.forEach(l -> text.append("  LOST: ").append(l).append('\n'));
         partialCommitExamples.forEach(p -> text.append("  PARTIAL: ").append(p).append('\n'));

@@ -243,7 +243,8 @@ public final class TortureRun {
                     finalTotals, bank.expectedPartitionTotal() * options.partitions(), grandTotal, bank.wrongTotalCount(),
                     bank.wrongTotals(), events, faultsByKind, commitsAfterEachFault(history, events, workloadEnd),
                     commitTimestamps.recorded(), commitTimestamps.duplicateCount(), commitTimestamps.duplicates(),
-                    zombieAttempts.size(), zombieViolations, zombieAnswers, List.copyOf(harnessErrors), historyFile.toString(), cluster.logDirectory().toString());
+                    zombieAttempts.size(), zombieViolations, zombieAnswers, faults.unplannedExits(), List.copyOf(harnessErrors),
+                    historyFile.toString(), cluster.logDirectory().toString());
             writeJson(result, options.out().resolve("torture-seed" + options.seed() + ".json"));
             return result;
         }
