@@ -42,7 +42,7 @@ public final class AdminClient {
      */
     public List<PartitionInfo> createDatabase(DatabaseSchema schema, List<List<Object>> rootKeyBoundaries) {
         CreateDatabaseRequest request = new CreateDatabaseRequest(SchemaSpec.of(schema), rootKeyBoundaries);
-        return send("createDatabase " + schema.name(), m -> m.createDatabase(request).partitions());
+        return send("createDatabase " + schema.name(), false, m -> m.createDatabase(request).partitions());
     }
 
     /** Creates a single-partition database (a tenant). */
@@ -52,7 +52,7 @@ public final class AdminClient {
 
     /** Every partition of {@code database} (every partition if null) with its owner and state. */
     public List<PartitionInfo> partitions(String database) {
-        return send("listPartitions", m -> m.listPartitions(new ListPartitionsRequest(database)).partitions());
+        return send("listPartitions", true, m -> m.listPartitions(new ListPartitionsRequest(database)).partitions());
     }
 
     /** The id of the master announced as active now, or null if none is. */
@@ -69,7 +69,8 @@ public final class AdminClient {
         T run(MasterClient master);
     }
 
-    private <T> T send(String what, Call<T> call) {
+    /** @param readOnly whether a lost answer may be asked again (a read changes nothing) */
+    private <T> T send(String what, boolean readOnly, Call<T> call) {
         long deadline = System.nanoTime() + deadlineMs * 1_000_000;
         ElasTrasException last = null;
         while (System.nanoTime() < deadline) {
@@ -85,7 +86,9 @@ public final class AdminClient {
                 try {
                     return call.run(m);
                 } catch (ElasTrasException e) {
-                    if (e.code() != ErrorCode.NOT_SERVING && e.code() != ErrorCode.UNREACHABLE) {
+                    boolean again = e.code() == ErrorCode.NOT_SERVING || e.code() == ErrorCode.UNREACHABLE
+                            || (readOnly && e.code() == ErrorCode.OUTCOME_UNKNOWN);
+                    if (!again) {
                         throw e;
                     }
                     last = e;

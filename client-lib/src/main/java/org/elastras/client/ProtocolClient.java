@@ -48,6 +48,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ProtocolClient implements AutoCloseable {
 
+    /** Shorter than the servers' idle timeout (30 s), so the client closes an idle connection first. */
+    static final long CLIENT_IDLE_TIMEOUT_MS = 20_000;
+
     /** Grace past the request timeout before the caller stops waiting for Jetty to report it, in milliseconds. */
     private static final long WAIT_SLACK_MS = 1_000;
 
@@ -80,6 +83,10 @@ public final class ProtocolClient implements AutoCloseable {
         this.http = new HttpClient(new HttpClientTransportOverHTTP2(h2));
         http.setExecutor(threads);
         http.setConnectTimeout(config.connectTimeoutMs());
+        // Close idle connections before the server does (its default is 30 s): a request racing the
+        // server's close would otherwise fail after it was "sent", as an unknown outcome, though
+        // the server never saw it.
+        http.setIdleTimeout(CLIENT_IDLE_TIMEOUT_MS);
         http.setMaxConnectionsPerDestination(1);
         http.setMaxRequestsQueuedPerDestination(config.requestsQueuedMax());
         http.setFollowRedirects(false);
