@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -28,6 +27,7 @@ import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.ClientTransaction;
 import org.elastras.client.ElasTrasClient;
 import org.elastras.client.protocol.PartitionInfo;
+import org.elastras.experiments.ResultFiles;
 import org.elastras.master.MasterMain;
 import org.elastras.master.cluster.MasterConfig;
 import org.elastras.otm.server.OtmConfig;
@@ -137,7 +137,7 @@ public final class FailoverBenchmark {
         } finally {
             processes.forEach(Process::destroyForcibly);
             survivors.forEach(OtmNode::close);
-            deleteTree(temp);
+            ResultFiles.deleteTree(temp);
         }
     }
 
@@ -236,14 +236,6 @@ public final class FailoverBenchmark {
                 throw new IllegalStateException("gave up after " + seconds + " s");
             }
             Thread.sleep(5);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -8,12 +8,12 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.elastras.experiments.ResultFiles;
 
 /**
  * The single-partition stored-procedure benchmark of issue 3: one tenant database with one table
@@ -189,7 +189,7 @@ public final class ProcedureBenchmark {
             if (otm != null) {
                 otm.close();
             }
-            deleteRecursively(scratch);
+            ResultFiles.deleteTree(scratch);
         }
 
         System.out.println();
@@ -291,7 +291,7 @@ public final class ProcedureBenchmark {
             Map<String, String> checks, List<ClosedLoopDriver.Result> results) throws IOException {
         StringBuilder json = new StringBuilder("{\n  \"benchmark\": \"ProcedureBenchmark\",\n");
         json.append(String.format(Locale.ROOT, "  \"machine\": {\"cores\": %d, \"cpu_model\": %s, \"java\": %s, \"os\": %s},%n",
-                machine.cores(), quote(machine.cpuModel()), quote(machine.java()), quote(machine.os())));
+                machine.cores(), ResultFiles.jsonString(machine.cpuModel()), ResultFiles.jsonString(machine.java()), ResultFiles.jsonString(machine.os())));
         json.append(String.format(Locale.ROOT, "  \"config\": {\"rows\": %d, \"threads\": %s, \"measure_seconds\": %.1f,"
                         + " \"warmup_seconds\": %.1f, \"jit_warmup_seconds\": %.1f, \"seed\": %d, \"reads_per_transaction\": %d,"
                         + " \"writes_per_transaction\": %d},%n", options.rows(), Arrays.toString(options.threads()),
@@ -300,9 +300,9 @@ public final class ProcedureBenchmark {
                 ItemTable.WRITES_PER_TRANSACTION));
         json.append("  \"load_seconds\": {");
         json.append(String.join(", ", loadSeconds.entrySet().stream()
-                .map(e -> String.format(Locale.ROOT, "%s: %.2f", quote(e.getKey()), e.getValue())).toList()));
+                .map(e -> String.format(Locale.ROOT, "%s: %.2f", ResultFiles.jsonString(e.getKey()), e.getValue())).toList()));
         json.append("},\n  \"checks\": {");
-        json.append(String.join(", ", checks.entrySet().stream().map(e -> quote(e.getKey()) + ": " + quote(e.getValue())).toList()));
+        json.append(String.join(", ", checks.entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + ResultFiles.jsonString(e.getValue())).toList()));
         json.append("},\n  \"results\": [\n");
         for (int i = 0; i < results.size(); i++) {
             ClosedLoopDriver.Result r = results.get(i);
@@ -312,43 +312,13 @@ public final class ProcedureBenchmark {
                             + " \"transactions_retried\": %d, \"errors\": %d, \"first_error\": %s,"
                             + " \"cpu_micros_per_txn\": %.0f, \"cores_busy\": %.2f,"
                             + " \"load_average_1m_start\": %.2f, \"load_average_1m_end\": %.2f}%s%n",
-                    quote(r.system()), r.threads(), r.transactionsPerSecond(), r.transactions(), r.seconds(),
+                    ResultFiles.jsonString(r.system()), r.threads(), r.transactionsPerSecond(), r.transactions(), r.seconds(),
                     r.latencyMicrosP50(), r.latencyMicrosP99(), r.latencyMicrosMax(), r.latencyMicrosMean(), r.retries(),
-                    r.transactionsRetried(), r.errors(), r.firstError() == null ? "null" : quote(r.firstError()),
+                    r.transactionsRetried(), r.errors(), r.firstError() == null ? "null" : ResultFiles.jsonString(r.firstError()),
                     r.cpuMicrosPerTransaction(), r.coresBusy(), r.loadAverageStart(), r.loadAverageEnd(), i + 1 < results.size() ? "," : ""));
         }
         json.append("  ]\n}\n");
         Files.writeString(file, json.toString(), StandardCharsets.UTF_8);
-    }
-
-    private static String quote(String s) {
-        StringBuilder q = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> q.append("\\\"");
-                case '\\' -> q.append("\\\\");
-                case '\n' -> q.append("\\n");
-                default -> {
-                    if (c < 0x20) {
-                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        q.append(c);
-                    }
-                }
-            }
-        }
-        return q.append('"').toString();
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     /** The machine the run is on. Immutable. */

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.elastras.experiments.ResultFiles;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.LocalDfs;
 import org.elastras.storage.sstable.BlockCache;
@@ -76,7 +77,7 @@ public final class PartitionStoreBenchmark {
         } finally {
             maintenance.shutdown();
             maintenance.awaitTermination(1, TimeUnit.MINUTES);
-            deleteRecursively(dir);
+            ResultFiles.deleteTree(dir);
         }
         report(results, keys, out);
     }
@@ -223,11 +224,5 @@ public final class PartitionStoreBenchmark {
             }
         }
         System.out.println("wrote " + csv);
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }

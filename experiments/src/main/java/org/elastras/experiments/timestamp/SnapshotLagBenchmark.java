@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.apache.curator.test.TestingServer;
 import org.elastras.catalog.schema.ColumnType;
@@ -17,6 +15,7 @@ import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.PutRequest;
+import org.elastras.experiments.ResultFiles;
 import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterConfig;
 import org.elastras.master.cluster.PartitionState;
@@ -88,7 +87,7 @@ public final class SnapshotLagBenchmark {
                 }
             }
         } finally {
-            deleteTree(temp);
+            ResultFiles.deleteTree(temp);
         }
         String report = String.format("snapshot visibility lag, %d commits, heartbeat period %d ms (2 OTMs, loopback)%n"
                 + "%-22s %8s %8s %8s %8s%n%s%s%s", commits, heartbeatMs, "ms after the ack", "p50", "p90", "p99", "max",
@@ -122,14 +121,6 @@ public final class SnapshotLagBenchmark {
                 throw new IllegalStateException("the cluster did not come up within 60 s");
             }
             Thread.sleep(10);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }

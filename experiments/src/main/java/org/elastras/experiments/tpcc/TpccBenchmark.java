@@ -7,13 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.elastras.client.protocol.Isolation;
+import org.elastras.experiments.ResultFiles;
 
 /**
  * TPC-C on ElasTraS (an in-process OTM) and on embedded Derby in the same run: for each target,
@@ -125,7 +124,7 @@ public final class TpccBenchmark {
                 }
             }
         } finally {
-            deleteRecursively(scratch);
+            ResultFiles.deleteTree(scratch);
         }
         System.out.println();
         System.out.println(header());
@@ -228,7 +227,7 @@ public final class TpccBenchmark {
                         + " \"seed\": %d, \"cores\": %d},%n", s.warehouses(), s.items(), s.customersPerDistrict(),
                 s.newOrdersPerDistrict(), s.specCompliant(), o.terminalsPerWarehouse(), o.warehousesPerPartition(), o.measureSeconds(),
                 o.warmupSeconds(), o.loadThreads(), o.seed(), Runtime.getRuntime().availableProcessors()));
-        j.append("  \"flags\": [").append(String.join(", ", deviations.stream().map(TpccBenchmark::quote).toList())).append("],\n");
+        j.append("  \"flags\": [").append(String.join(", ", deviations.stream().map(ResultFiles::jsonString).toList())).append("],\n");
         j.append("  \"targets\": [\n");
         for (int i = 0; i < runs.size(); i++) {
             TargetRun r = runs.get(i);
@@ -237,17 +236,17 @@ public final class TpccBenchmark {
                             + " \"load_rows_per_second\": %.0f, \"consistency_after_load\": %s, \"consistency_after_run\": %s,"
                             + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
                             + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
-                            + " \"first_error\": %s,%n     \"transactions\": [", quote(r.target()), quote(r.description()),
+                            + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
                     violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
                     x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
-                    String.join(", ", x.failuresByReason().entrySet().stream().map(e -> quote(e.getKey()) + ": " + e.getValue()).toList()),
-                    x.firstError() == null ? "null" : quote(x.firstError())));
+                    String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
+                    x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));
             List<String> types = new ArrayList<>();
             for (TpccDriver.TypeResult t : x.types().values()) {
                 types.add(String.format(Locale.ROOT, "%n       {\"type\": %s, \"completed\": %d, \"rolled_back\": %d, \"failed\": %d,"
                                 + " \"retries\": %d, \"latency_p50_micros\": %d, \"latency_p90_micros\": %d, \"latency_p99_micros\": %d,"
-                                + " \"latency_max_micros\": %d, \"latency_mean_micros\": %.0f}", quote(t.type().name()), t.completed(),
+                                + " \"latency_max_micros\": %d, \"latency_mean_micros\": %.0f}", ResultFiles.jsonString(t.type().name()), t.completed(),
                         t.rolledBack(), t.failed(), t.retries(), t.latencyMicrosP50(), t.latencyMicrosP90(), t.latencyMicrosP99(),
                         t.latencyMicrosMax(), t.latencyMicrosMean()));
             }
@@ -258,36 +257,6 @@ public final class TpccBenchmark {
     }
 
     private static String violationsJson(List<ConsistencyViolation> v) {
-        return "[" + String.join(", ", v.stream().map(x -> quote(x.toString())).toList()) + "]";
-    }
-
-    static String quote(String s) {
-        StringBuilder q = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> q.append("\\\"");
-                case '\\' -> q.append("\\\\");
-                case '\n' -> q.append("\\n");
-                default -> {
-                    if (c < 0x20) {
-                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        q.append(c);
-                    }
-                }
-            }
-        }
-        return q.append('"').toString();
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        return "[" + String.join(", ", v.stream().map(x -> ResultFiles.jsonString(x.toString())).toList()) + "]";
     }
 }

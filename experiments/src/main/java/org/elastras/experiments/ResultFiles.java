@@ -1,0 +1,47 @@
+package org.elastras.experiments;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/** What every benchmark needs around its figures: JSON string literals and scratch-directory cleanup. Stateless. */
+public final class ResultFiles {
+
+    private ResultFiles() {
+    }
+
+    /** {@code s} as a JSON string literal, quotes included. */
+    public static String jsonString(String s) {
+        StringBuilder q = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> q.append("\\\"");
+                case '\\' -> q.append("\\\\");
+                case '\n' -> q.append("\\n");
+                default -> {
+                    if (c < 0x20) {
+                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        q.append(c);
+                    }
+                }
+            }
+        }
+        return q.append('"').toString();
+    }
+
+    /** Deletes {@code root} and everything below it; nothing if it does not exist. */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
