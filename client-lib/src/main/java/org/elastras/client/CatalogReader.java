@@ -3,9 +3,8 @@ package org.elastras.client;
 /**
  * Reads the catalog: the IO half of locating partitions. Implementations are thread-safe.
  *
- * <p>Today the partition map is in ZooKeeper ({@link ZkCatalogReader}); when it moves into the
- * ROOT/META partitions, a reader that scans META (ZooKeeper -> ROOT -> META) replaces it and
- * nothing above this interface changes.
+ * <p>The implementation is {@link MetaCatalogReader} (ZooKeeper -> ROOT -> META); tests script
+ * their own.
  */
 interface CatalogReader extends AutoCloseable {
 

@@ -91,8 +91,9 @@ public final class ElasTrasClient implements AutoCloseable {
             zk.close();
             throw e;
         }
-        ZkCatalogReader reader = new ZkCatalogReader(zk, new ZkPaths(config.zkRoot()));
-        return new ElasTrasClient(zk, connections -> new CachingPartitionLocator(reader, config.cachedLocationsMax(),
+        ZkPaths paths = new ZkPaths(config.zkRoot());
+        return new ElasTrasClient(zk, connections -> new CachingPartitionLocator(
+                new MetaCatalogReader(zk, paths, connections), config.cachedLocationsMax(),
                 System::nanoTime, connections::retainOnly), config, ClientClock.SYSTEM);
     }
 

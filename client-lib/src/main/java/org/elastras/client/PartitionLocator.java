@@ -6,8 +6,7 @@ import org.elastras.catalog.schema.DatabaseSchema;
  * Answers "which OTM serves the partition of database D that holds encoded root key K", with a
  * cache in front of the catalog. Implementations are thread-safe.
  *
- * <p>Today: {@link CachingPartitionLocator} over {@link ZkCatalogReader}. With the ROOT/META catalog
- * the reader changes (ZooKeeper -> ROOT -> META); this contract does not.
+ * <p>The implementation: {@link CachingPartitionLocator} over {@link MetaCatalogReader}.
  */
 interface PartitionLocator extends AutoCloseable {
 

@@ -8,9 +8,9 @@ package org.elastras.catalog.meta;
  *   {root}/master       the elected master's address (ephemeral)
  *   {root}/otms         one child per live OTM
  *   {root}/otms/{id}    an OTM's registration (ephemeral)
- *   {root}/root         the location of the ROOT catalog partition
+ *   {root}/active-master  the active master's address (ephemeral)
+ *   {root}/root         the ROOT catalog partition's record (owner, epoch)
  *   {root}/ts           the timestamp service's state
- *   {root}/assign       partition assignments in flight
  * </pre>
  *
  * @param root the absolute path all nodes live under
@@ -99,8 +99,4 @@ public record ZkPaths(String root) {
         return root + "/ts";
     }
 
-    /** The parent of assignments in flight. */
-    public String assign() {
-        return root + "/assign";
-    }
 }

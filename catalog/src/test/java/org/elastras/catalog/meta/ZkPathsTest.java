@@ -16,7 +16,6 @@ class ZkPathsTest {
         assertEquals("/elastras/otms/otm-3.host_a", d.otm("otm-3.host_a"));
         assertEquals("/elastras/root", d.rootPartition());
         assertEquals("/elastras/ts", d.ts());
-        assertEquals("/elastras/assign", d.assign());
         assertEquals("/test/run-7/master", new ZkPaths("/test/run-7").master());
     }
 

@@ -18,7 +18,9 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.experiments.ResultFiles;
 import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterConfig;
+import org.elastras.master.cluster.PartitionRecord;
 import org.elastras.master.cluster.PartitionState;
+import org.elastras.master.cluster.PartitionView;
 import org.elastras.otm.server.OtmConfig;
 import org.elastras.otm.server.OtmNode;
 
@@ -52,14 +54,16 @@ public final class SnapshotLagBenchmark {
                 master.createTenant(DatabaseSchema.singlePartition("LAG")
                         .plain("T", t -> t.column("K", ColumnType.BIGINT).column("V", ColumnType.BIGINT).key("K")).build());
                 await(() -> master.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING));
-                String owner = master.partitions().get(0).record().owner();
+                PartitionRecord lag = master.partitions().stream().map(PartitionView::record)
+                        .filter(r -> r.database().equals("LAG")).findFirst().orElseThrow();
+                String owner = lag.owner();
                 OtmNode committer = owner.equals(first.otmId()) ? first : second;
                 OtmNode other = committer == first ? second : first;
                 try (OtmClient client = new OtmClient("127.0.0.1", committer.port())) {
                     int warmup = commits / 5;
                     for (int i = 0; i < warmup + commits; i++) {
                         long started = System.nanoTime();
-                        long txn = client.begin(new BeginRequest("LAG", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                        long txn = client.begin(new BeginRequest("LAG", lag.partitionId(), Isolation.SERIALIZABLE, 0)).txnId();
                         client.put(new PutRequest(txn, "T", Map.of("K", (long) i % 100, "V", (long) i)));
                         long cts = client.commit(new CommitRequest(txn)).cts();
                         long acknowledged = System.nanoTime();

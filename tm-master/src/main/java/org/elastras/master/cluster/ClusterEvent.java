@@ -51,10 +51,20 @@ public sealed interface ClusterEvent {
         }
     }
 
-    /** The open of that epoch failed (refused, timed out, or its record could not be written). */
-    record OpenFailed(long partitionId, String otmId, long epoch, String reason) implements ClusterEvent {
+    /**
+     * The open of that epoch failed (refused, timed out, or its record could not be written).
+     * {@code catalogUnavailable}: it failed because the catalog partition that holds its record
+     * could not be reached (it is being recovered); such failures do not count towards parking.
+     */
+    record OpenFailed(long partitionId, String otmId, long epoch, String reason, boolean catalogUnavailable)
+            implements ClusterEvent {
         public OpenFailed {
             Objects.requireNonNull(otmId, "otmId");
+        }
+
+        /** A failure of the open itself (it counts towards parking). */
+        public OpenFailed(long partitionId, String otmId, long epoch, String reason) {
+            this(partitionId, otmId, epoch, reason, false);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.elastras.catalog.meta.CatalogSchemas;
 
 /**
  * The active master's view of the cluster as a state machine: the input is an event (an OTM
@@ -29,6 +30,10 @@ import java.util.TreeMap;
  *       OTM is lost meanwhile, the fence path takes over.</li>
  *   <li>Every open attempt is a new epoch; answers for an older epoch are stale and change
  *       nothing but the in-flight count.</li>
+ *   <li>Catalog order: a partition's record is written into the catalog partition one level up
+ *       before it opens, so META partitions open only while ROOT serves, and user partitions only
+ *       while every META partition serves ({@link #levelServing}). An open that failed because
+ *       that catalog partition could not be reached is retried without counting as an attempt.</li>
  * </ul>
  *
  * <p>Not thread-safe: one thread (the master's event loop) feeds it.
@@ -78,6 +83,8 @@ public final class ClusterState {
     /** Lost OTMs not recovered yet. */
     private final TreeMap<String, Recovery> recoveries = new TreeMap<>();
     private final TreeMap<Long, Partition> partitions = new TreeMap<>();
+    /** The catalog's partitions (ROOT and META), also in {@link #partitions}. */
+    private final TreeMap<Long, Partition> catalog = new TreeMap<>();
     /** Opens decided and not yet answered (only membership is used, never iteration order). */
     private final Set<OpenKey> opensInFlight = new HashSet<>();
     private long nowMs;
@@ -224,6 +231,9 @@ public final class ClusterState {
             p = new Partition(record, PartitionState.AWAITING_FENCE);
         }
         partitions.put(record.partitionId(), p);
+        if (level(p) < 2) {
+            catalog.put(record.partitionId(), p);
+        }
         if (p.state == PartitionState.AWAITING_FENCE) {
             if (!fences.containsKey(owner)) {
                 // Its owner is not live: it failed while no master watched (or before this one
@@ -256,8 +266,14 @@ public final class ClusterState {
         if (p == null) {
             return;
         }
-        p.attempts++;
         p.lastFailure = e.reason();
+        if (e.catalogUnavailable()) {
+            // Nothing was tried on the OTM: wait for the catalog partition, at the shortest backoff.
+            p.state = PartitionState.RETRY_WAIT;
+            p.retryAtMs = nowMs + limits.backoffMs(1);
+            return;
+        }
+        p.attempts++;
         if (p.attempts >= limits.openAttemptsMax()) {
             p.state = PartitionState.PARKED;
             out.add(new Decision.PartitionParked(e.partitionId(), e.otmId(), e.reason()));
@@ -291,9 +307,13 @@ public final class ClusterState {
                 load.merge(p.record.owner(), 1, Integer::sum);
             }
         }
+        boolean[] levelReady = {true, ready(1), ready(2)};
         for (Partition p : partitions.values()) {
             if (opensInFlight.size() >= limits.opensInFlightMax()) {
                 return;
+            }
+            if (!levelReady[level(p)]) {
+                continue; // The catalog partition that must hold its record does not serve yet.
             }
             String target;
             if (p.state == PartitionState.UNASSIGNED) {
@@ -314,6 +334,50 @@ public final class ClusterState {
             Address address = otms.get(target);
             out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
         }
+    }
+
+    /**
+     * Whether every partition of catalog level {@code level} ({@link CatalogSchemas#level}) serves,
+     * and there is at least one: then the records of the level below can be written.
+     */
+    public boolean levelServing(int level) {
+        boolean any = false;
+        for (Partition p : level < 2 ? catalog.values() : partitions.values()) {
+            if (level(p) == level) {
+                if (p.state != PartitionState.SERVING) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * Whether partitions of {@code level} may open: the nearest level above it that has partitions
+     * serves entirely (vacuous without a catalog, as when this state machine is driven alone).
+     */
+    private boolean ready(int level) {
+        for (int above = level - 1; above >= 0; above--) {
+            int l = above;
+            if (catalog.values().stream().anyMatch(p -> level(p) == l)) {
+                return levelServing(l);
+            }
+        }
+        return true;
+    }
+
+    private static int level(Partition p) {
+        return CatalogSchemas.level(p.record.database());
+    }
+
+    /** The catalog's partitions (ROOT and META), by id. */
+    public List<PartitionView> catalogPartitions() {
+        List<PartitionView> views = new ArrayList<>();
+        for (Partition p : catalog.values()) {
+            views.add(new PartitionView(p.record, p.state));
+        }
+        return views;
     }
 
     /** Every partition, by id. */

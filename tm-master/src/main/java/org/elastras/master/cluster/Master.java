@@ -40,6 +40,8 @@ import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.catalog.meta.CatalogSchemas;
+import org.elastras.catalog.meta.MetaRow;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.ActiveMaster;
 import org.elastras.client.OtmClient;
@@ -65,19 +67,21 @@ import org.elastras.storage.dfs.Dfs;
  * One master process: the IO around {@link ClusterState}. It takes part in the leader election
  * (Curator {@link LeaderLatch} on {@code {root}/master}); standbys only wait. The leader watches
  * {@code {root}/otms} for OTMs joining and leaving (a vanished znode is a failed OTM: its session
- * expired or it closed), rebuilds the partition map from ZooKeeper ({@link AssignmentStore}),
- * feeds every observation to the state machine and carries out its decisions: fencing a failed
- * OTM (delete its znode, rename its log, {@link WalFence}) and opening partitions on OTMs (record
- * the assignment, then {@code registerDatabase} + {@code openPartition}).
+ * expired or it closed), rebuilds the partition map from the catalog ({@link CatalogStore}:
+ * ZooKeeper -> ROOT -> META, each level read once the partitions holding it serve, reopened first
+ * if their owner is gone), feeds every observation to the state machine and carries out its
+ * decisions: fencing a failed OTM (delete its znode, rename its log, {@link WalFence}) and opening
+ * partitions on OTMs (record the assignment in the catalog one level up, then
+ * {@code registerDatabase} + {@code openPartition}). A new cluster's ROOT and first META
+ * partition are created by the first master.
  *
  * <p>Threads: one event loop owns the state machine and everything it decides (all events are
  * posted to it, tagged with the leadership term they belong to, and dropped if the term is over);
  * a bounded pool does the blocking IO and posts the outcome back. The admin methods are
  * thread-safe and run on the loop.
  *
- * <p>Not built yet: heartbeats (an OTM that stops answering while its session lives is not
- * detected), load-based balancing and moves, reloading global tables on a new owner, the
- * ROOT/META catalog (the map lives in ZooKeeper for now).
+ * <p>Not built yet: load-based balancing and moves, reloading global tables on a new owner,
+ * splitting META.
  */
 public final class Master implements AutoCloseable {
 
@@ -94,7 +98,8 @@ public final class Master implements AutoCloseable {
     private final ZkPaths paths;
     private final CuratorFramework zk;
     private final Dfs dfs;
-    private final AssignmentStore store;
+    /** The catalog of the current term (set on the loop when elected; used by IO threads). */
+    private volatile CatalogStore catalog;
     private final ScheduledExecutorService loop;
     private final ThreadPoolExecutor io;
     private final LeaderLatch latch;
@@ -115,6 +120,12 @@ public final class Master implements AutoCloseable {
     private volatile boolean closed;
     /** The endpoint OTMs send heartbeats to; a standby answers NOT_SERVING. */
     private final ProtocolServer http;
+    /** Loop thread: how far the rebuild of a new term has come. */
+    private Rebuild rebuild = Rebuild.IDLE;
+    /** Loop thread: a rebuild step's IO is under way. */
+    private boolean rebuildLoading;
+    /** Loop thread: the largest partition id seen in the catalog or handed out in this term. */
+    private long partitionIdsUsed;
     /** The timestamp service while active (set on the loop, read by heartbeat threads), else null. */
     private volatile TimestampService timestamps;
     /** Per OTM: when its last heartbeat was accepted (the loop's clock), for failure detection. */
@@ -142,6 +153,19 @@ public final class Master implements AutoCloseable {
     private record Exchanged(long sequence, HeartbeatResponse response) {
     }
 
+    /**
+     * A new term's rebuild, ZooKeeper -> ROOT -> META: each step reads one catalog level once the
+     * partitions holding it serve (reopened first if their owner is gone).
+     */
+    private enum Rebuild {
+        IDLE, AWAIT_ROOT, AWAIT_META, DONE
+    }
+
+    /** The timestamp claim that stays pending until the rebuild has found every failed OTM. */
+    private static final String REBUILD_CLAIM = "(rebuilding the catalog)";
+    private static final SchemaSpec ROOT_SPEC = SchemaSpec.of(CatalogSchemas.root());
+    private static final SchemaSpec META_SPEC = SchemaSpec.of(CatalogSchemas.meta());
+
     private Master(MasterConfig config, LongSupplier clockMs) throws Exception {
         this.config = config;
         this.clockMs = clockMs;
@@ -151,7 +175,6 @@ public final class Master implements AutoCloseable {
                 .sessionTimeoutMs(config.zkSessionTimeoutMs())
                 .connectionTimeoutMs(Math.min(5_000, config.zkSessionTimeoutMs()))
                 .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000)).build();
-        this.store = new AssignmentStore(zk, paths);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("master-" + config.masterId() + "-loop"));
         // Bounded: opens are bounded by the state machine, fences by the number of OTMs.
         this.io = new ThreadPoolExecutor(IO_THREADS, IO_THREADS, 30, TimeUnit.SECONDS,
@@ -290,7 +313,7 @@ public final class Master implements AutoCloseable {
     public void advertiseDashboard(String url) {
         dashboardUrl = Objects.requireNonNull(url, "url");
         post(term, () -> {
-            if (active && announced()) {
+            if (state != null && announced()) {
                 try {
                     zk.setData().forPath(paths.activeMaster(), announcement());
                 } catch (Exception e) {
@@ -308,7 +331,7 @@ public final class Master implements AutoCloseable {
      */
     HeartbeatResponse heartbeat(HeartbeatRequest request) {
         TimestampService ts = timestamps;
-        if (!active || ts == null) {
+        if (ts == null) {
             throw new ElasTrasException(ErrorCode.NOT_SERVING, "master " + config.masterId()
                     + " is not the active master; the active one is announced at " + paths.activeMaster());
         }
@@ -407,14 +430,23 @@ public final class Master implements AutoCloseable {
         return onLoop(() -> state == null ? List.<PartitionView>of() : state.partitions());
     }
 
+    /** What a create decided on the loop before its catalog writes: the records and where they go. */
+    private record PreparedCreate(long term, List<PartitionRecord> records, CatalogStore.Holder root,
+            Map<Long, CatalogStore.Holder> holders, CatalogStore catalog) {
+    }
+
     private List<PartitionView> create(DatabaseSchema schema, List<List<Object>> bounds) throws Exception {
+        if (CatalogSchemas.reserved(schema.name())) {
+            throw new IllegalArgumentException("database name " + schema.name() + " is reserved for the catalog;"
+                    + " choose another name");
+        }
         SchemaSpec spec = SchemaSpec.of(schema);
-        return onLoop(() -> {
-            if (!active) {
-                throw new IllegalStateException("master " + config.masterId() + " is not the active master;"
-                        + " send admin requests to the leader");
+        PreparedCreate prepared = onLoop(() -> {
+            requireActive();
+            if (schemas.containsKey(Names.canonical(schema.name()))) {
+                throw new IllegalArgumentException("database " + schema.name() + " exists already; choose another name");
             }
-            long id = state.maxPartitionId();
+            long id = Math.max(partitionIdsUsed, state.maxPartitionId());
             List<PartitionRecord> records = new ArrayList<>();
             for (int i = 0; i + 1 < bounds.size(); i++) {
                 records.add(PartitionRecord.unassigned(schema.name(), ++id, bounds.get(i), bounds.get(i + 1)));
@@ -423,22 +455,91 @@ public final class Master implements AutoCloseable {
                 throw new IllegalArgumentException("creating " + records.size() + " partitions would pass partitionsMax="
                         + config.limits().partitionsMax());
             }
-            store.createDatabase(spec, records);
-            schemas.put(Names.canonical(schema.name()), spec);
+            partitionIdsUsed = id;
+            CatalogStore.Holder root = holderFor(CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID);
+            Map<Long, CatalogStore.Holder> holders = new java.util.HashMap<>();
             for (PartitionRecord r : records) {
+                holders.put(r.partitionId(), metaHolderFor(catalog.toMetaRow(r, spec)));
+            }
+            if (root == null || holders.containsValue(null)) {
+                throw new ElasTrasException(ErrorCode.NOT_SERVING, "the catalog is being recovered (ROOT or META does not"
+                        + " serve now); retry in a few seconds");
+            }
+            return new PreparedCreate(term, records, root, holders, catalog);
+        });
+        try {
+            prepared.catalog().createDatabase(spec, prepared.records(), prepared.root(),
+                    r -> prepared.holders().get(r.partitionId()));
+        } catch (CatalogStore.CatalogUnavailableException e) {
+            throw new ElasTrasException(ErrorCode.NOT_SERVING, e.getMessage() + "; retry in a few seconds", e);
+        }
+        return onLoop(() -> {
+            if (prepared.term() != term) {
+                throw new IllegalStateException("master " + config.masterId() + " lost its leadership while creating "
+                        + schema.name() + "; the catalog has it if its schema was recorded: list the databases");
+            }
+            schemas.put(Names.canonical(schema.name()), spec);
+            for (PartitionRecord r : prepared.records()) {
                 apply(term, new ClusterEvent.PartitionRegistered(r));
             }
             List<PartitionView> created = new ArrayList<>();
             for (PartitionView v : state.partitions()) {
-                if (records.stream().anyMatch(r -> r.partitionId() == v.record().partitionId())) {
+                if (prepared.records().stream().anyMatch(r -> r.partitionId() == v.record().partitionId())) {
                     created.add(v);
                 }
             }
-            LOG.info(() -> "created database " + schema.name() + " with " + records.size() + " partitions");
+            LOG.info(() -> "created database " + schema.name() + " with " + prepared.records().size() + " partitions");
             events.record(MasterEvents.Kind.DATABASE_CREATED, schema.name(), schema.partitioning() + ", "
-                    + records.size() + " partitions");
+                    + prepared.records().size() + " partitions");
             return created;
         });
+    }
+
+    private void requireActive() {
+        if (!active) {
+            throw new IllegalStateException("master " + config.masterId() + " is not the active master;"
+                    + " send admin requests to the leader");
+        }
+    }
+
+    /**
+     * Loop thread: the catalog partition {@code partitionId} of {@code database} as a place to write
+     * records, if it serves now; null if not.
+     */
+    private CatalogStore.Holder holderFor(String database, long partitionId) {
+        for (PartitionView v : state.catalogPartitions()) {
+            PartitionRecord r = v.record();
+            if (r.partitionId() == partitionId && v.state() == PartitionState.SERVING) {
+                String host = otmHosts.get(r.owner());
+                Integer port = otmPorts.get(r.owner());
+                if (host == null || port == null) {
+                    return null;
+                }
+                return new CatalogStore.Holder(database, partitionId, clientFor(r.owner(), host, port));
+            }
+        }
+        return null;
+    }
+
+    /** Loop thread: the serving META partition whose range holds {@code row}'s key; null if none serves it now. */
+    private CatalogStore.Holder metaHolderFor(MetaRow row) {
+        byte[] key = CatalogSchemas.metaKeyOf(row);
+        for (PartitionView v : state.catalogPartitions()) {
+            PartitionRecord r = v.record();
+            if (CatalogSchemas.level(r.database()) == 1 && catalog.encodedRange(r).contains(key)) {
+                return holderFor(CatalogSchemas.META_DATABASE, r.partitionId());
+            }
+        }
+        return null;
+    }
+
+    /** Loop thread: where the record of {@code r} is written (null for ROOT's, which is in ZooKeeper), or null if not now. */
+    private CatalogStore.Holder recordHolder(PartitionRecord r) {
+        return switch (CatalogSchemas.level(r.database())) {
+            case 0 -> null;
+            case 1 -> holderFor(CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID);
+            default -> metaHolderFor(catalog.toMetaRow(r, schemas.get(Names.canonical(r.database()))));
+        };
     }
 
     private static void checkAscending(DatabaseSchema schema, List<List<Object>> boundaries) {
@@ -455,6 +556,11 @@ public final class Master implements AutoCloseable {
                 values.add(WireValues.toColumnValue("root-key boundary of " + schema.name(), columns.get(i), boundary.get(i)));
             }
             byte[] encoded = codec.encode(values);
+            if (encoded.length > CatalogSchemas.BOUNDARY_BYTES_MAX) {
+                throw new IllegalArgumentException("root-key boundary " + boundary + " of " + schema.name() + " encodes to "
+                        + encoded.length + " bytes; the catalog holds boundaries of at most "
+                        + CatalogSchemas.BOUNDARY_BYTES_MAX + " bytes");
+            }
             if (previous != null && Arrays.compareUnsigned(previous, encoded) >= 0) {
                 throw new IllegalArgumentException("root-key boundaries of " + schema.name()
                         + " must be strictly ascending; " + boundary + " is not above the one before it");
@@ -473,6 +579,11 @@ public final class Master implements AutoCloseable {
         LOG.info(() -> "master " + config.masterId() + " elected (term " + myTerm + "); rebuilding from ZooKeeper");
         events.record(MasterEvents.Kind.ELECTED, config.masterId(), "elected (term " + myTerm + "); rebuilding from ZooKeeper");
         state = new ClusterState(config.limits(), clockMs.getAsLong());
+        catalog = new CatalogStore(zk, paths, config.masterId() + "/" + System.currentTimeMillis() + "." + myTerm,
+                name -> schemas.get(name));
+        rebuild = Rebuild.IDLE;
+        rebuildLoading = false;
+        partitionIdsUsed = CatalogSchemas.FIRST_META_PARTITION_ID;
         schemas.clear();
         lastHeartbeatMs.clear();
         lastExchange.clear();
@@ -502,32 +613,133 @@ public final class Master implements AutoCloseable {
         membership.start();
     }
 
-    /** Loads the partition map once the live OTMs are known, so owners that are gone get fenced. */
+    /**
+     * Loop thread, once the live OTMs are known (so owners that are gone get fenced): starts the
+     * timestamp service (OTMs need ranges to open partitions, the catalog's too), announces this
+     * master, and starts the rebuild with ROOT's record from ZooKeeper; {@link #advanceRebuild}
+     * continues it level by level.
+     */
     private void rebuild(long myTerm) {
         try {
-            AssignmentStore.Loaded loaded = store.load();
-            schemas.putAll(canonicalNames(loaded.databases()));
-            for (PartitionRecord r : loaded.partitions()) {
-                apply(myTerm, new ClusterEvent.PartitionRegistered(r));
+            if (timestamps == null) {
+                startTimestamps(myTerm);
             }
-            if (myTerm != term) {
-                return;
+            if (!announced()) {
+                announce();
             }
-            startTimestamps(myTerm);
-            announce();
-            active = true;
-            events.record(MasterEvents.Kind.ACTIVE, config.masterId(), "active: " + loaded.databases().size()
-                    + " databases, " + loaded.partitions().size() + " partitions, live OTMs " + state.liveOtms());
-            LOG.info(() -> "master " + config.masterId() + " active: " + loaded.databases().size() + " databases, "
-                    + loaded.partitions().size() + " partitions, live OTMs " + state.liveOtms());
+            PartitionRecord root = catalog.loadRootRecord();
+            rebuild = Rebuild.AWAIT_ROOT;
+            apply(myTerm, new ClusterEvent.PartitionRegistered(root));
         } catch (Exception e) {
-            LOG.log(Level.WARNING, "rebuilding the partition map failed; retrying", e);
+            LOG.log(Level.WARNING, "starting the rebuild failed; retrying", e);
             loop.schedule(() -> {
                 if (myTerm == term) {
                     rebuild(myTerm);
                 }
             }, REBUILD_RETRY_MS, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Loop thread: the next step of the rebuild, if the catalog level it reads serves: ROOT's rows
+     * (the schemas and the META partitions; a new cluster's first META partition is created here),
+     * then META's rows (the user partitions). Then this master is active.
+     */
+    private void advanceRebuild(long myTerm) {
+        if (myTerm != term || state == null || rebuildLoading) {
+            return;
+        }
+        CatalogStore store = catalog;
+        if (rebuild == Rebuild.AWAIT_ROOT && state.levelServing(0)) {
+            CatalogStore.Holder root = holderFor(CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID);
+            if (root == null) {
+                return;
+            }
+            rebuildLoading = true;
+            submitRebuildStep(myTerm, "reading ROOT", () -> {
+                CatalogStore.RootContents contents = store.loadRoot(root.otm());
+                List<PartitionRecord> metas = contents.metaPartitions().isEmpty()
+                        ? List.of(store.createFirstMeta(root.otm())) : contents.metaPartitions();
+                post(myTerm, () -> rootLoaded(myTerm, contents.databases(), metas));
+            });
+        } else if (rebuild == Rebuild.AWAIT_META && state.levelServing(1)) {
+            Map<Long, CatalogStore.Holder> metas = new LinkedHashMap<>();
+            for (PartitionView v : state.catalogPartitions()) {
+                if (CatalogSchemas.level(v.record().database()) == 1) {
+                    CatalogStore.Holder h = holderFor(CatalogSchemas.META_DATABASE, v.record().partitionId());
+                    if (h == null) {
+                        return;
+                    }
+                    metas.put(v.record().partitionId(), h);
+                }
+            }
+            Set<String> databases = Set.copyOf(schemas.keySet());
+            rebuildLoading = true;
+            submitRebuildStep(myTerm, "reading META", () -> {
+                List<PartitionRecord> users = new ArrayList<>();
+                long maxId = CatalogSchemas.FIRST_META_PARTITION_ID;
+                for (Map.Entry<Long, CatalogStore.Holder> e : metas.entrySet()) {
+                    CatalogStore.MetaContents contents = store.loadMeta(e.getValue().otm(), e.getKey(), databases);
+                    users.addAll(contents.partitions());
+                    maxId = Math.max(maxId, contents.maxPartitionId());
+                }
+                long idsUsed = maxId;
+                post(myTerm, () -> metaLoaded(myTerm, users, idsUsed));
+            });
+        }
+    }
+
+    /** IO that may fail. */
+    @FunctionalInterface
+    private interface IoStep {
+        void run() throws Exception;
+    }
+
+    /** A rebuild step's IO, on the IO pool; a failure is retried after {@code REBUILD_RETRY_MS}. */
+    private void submitRebuildStep(long myTerm, String what, IoStep step) {
+        Runnable failed = () -> {
+            rebuildLoading = false;
+            loop.schedule(() -> advanceRebuild(myTerm), REBUILD_RETRY_MS, TimeUnit.MILLISECONDS);
+        };
+        submit(() -> {
+            try {
+                step.run();
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "rebuild: " + what + " failed; retrying", e);
+                post(myTerm, failed);
+            }
+        }, () -> post(myTerm, failed));
+    }
+
+    private void rootLoaded(long myTerm, Map<String, SchemaSpec> databases, List<PartitionRecord> metas) {
+        rebuildLoading = false;
+        schemas.putAll(canonicalNames(databases));
+        rebuild = Rebuild.AWAIT_META;
+        LOG.info(() -> "ROOT read: " + databases.size() + " databases, META partitions "
+                + metas.stream().map(PartitionRecord::partitionId).toList());
+        for (PartitionRecord r : metas) {
+            apply(myTerm, new ClusterEvent.PartitionRegistered(r));
+        }
+        advanceRebuild(myTerm);
+    }
+
+    private void metaLoaded(long myTerm, List<PartitionRecord> users, long idsUsed) {
+        rebuildLoading = false;
+        partitionIdsUsed = Math.max(partitionIdsUsed, idsUsed);
+        rebuild = Rebuild.DONE;
+        for (PartitionRecord r : users) {
+            apply(myTerm, new ClusterEvent.PartitionRegistered(r));
+        }
+        if (myTerm != term) {
+            return;
+        }
+        active = true;
+        claimSettled(REBUILD_CLAIM);
+        int databases = schemas.size();
+        events.record(MasterEvents.Kind.ACTIVE, config.masterId(), "active: " + databases + " databases, "
+                + users.size() + " partitions, live OTMs " + state.liveOtms());
+        LOG.info(() -> "master " + config.masterId() + " active: " + databases + " databases, " + users.size()
+                + " partitions, live OTMs " + state.liveOtms());
     }
 
     /**
@@ -542,6 +754,7 @@ public final class Master implements AutoCloseable {
             claimsPending.clear();
             claimsComplete = false;
             claimsPending.addAll(state.liveOtms());
+            claimsPending.add(REBUILD_CLAIM);
             for (String otmId : failedOtms) {
                 claimsPending.add(otmId);
                 ts.otmFailed(otmId);
@@ -605,6 +818,7 @@ public final class Master implements AutoCloseable {
         active = false;
         state = null;
         timestamps = null;
+        rebuild = Rebuild.IDLE;
         if (announced()) {
             try {
                 zk.delete().forPath(paths.activeMaster());
@@ -707,6 +921,9 @@ public final class Master implements AutoCloseable {
         for (Decision d : decisions) {
             carryOut(eventTerm, d);
         }
+        if (rebuild == Rebuild.AWAIT_ROOT || rebuild == Rebuild.AWAIT_META) {
+            advanceRebuild(eventTerm);
+        }
     }
 
     private void carryOut(long myTerm, Decision d) {
@@ -719,7 +936,13 @@ public final class Master implements AutoCloseable {
             PartitionRecord r = o.assignment();
             events.record(MasterEvents.Kind.PARTITION_ASSIGNED, "partition " + r.partitionId(), r.database() + " to "
                     + r.owner() + " (epoch " + r.epoch() + (r.epoch() > 1 ? ", reassigned" : "") + ")");
-            submit(() -> open(myTerm, o), () -> post(myTerm, () -> apply(myTerm,
+            CatalogStore.Holder holder = recordHolder(r);
+            if (holder == null && CatalogSchemas.level(r.database()) > 0) {
+                post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
+                        "the catalog partition that holds its record does not serve now", true)));
+                return;
+            }
+            submit(() -> open(myTerm, o, holder), () -> post(myTerm, () -> apply(myTerm,
                     new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
         } else if (d instanceof Decision.PartitionUnassigned u) {
             LOG.info(() -> "partition " + u.partitionId() + " unassigned: its owner " + u.formerOwner() + " failed");
@@ -785,13 +1008,20 @@ public final class Master implements AutoCloseable {
         }
     }
 
-    private void open(long myTerm, Decision.OpenPartition o) {
+    private void open(long myTerm, Decision.OpenPartition o, CatalogStore.Holder holder) {
         PartitionRecord r = o.assignment();
         long started = System.nanoTime();
         try {
             // The record first: a master taking over must know about an open that may have happened.
-            store.write(r);
-            SchemaSpec schema = schemas.get(Names.canonical(r.database()));
+            try {
+                catalog.write(r, holder);
+            } catch (CatalogStore.CatalogUnavailableException e) {
+                LOG.info(() -> "partition " + r.partitionId() + " waits for the catalog: " + e.getMessage());
+                post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
+                        e.getMessage(), true)));
+                return;
+            }
+            SchemaSpec schema = schemaSpec(r.database());
             if (schema == null) {
                 throw new IllegalStateException("no schema known for database " + r.database());
             }
@@ -804,7 +1034,7 @@ public final class Master implements AutoCloseable {
             events.record(MasterEvents.Kind.PARTITION_OPENED, "partition " + r.partitionId(), r.database()
                     + " serving on " + r.owner() + " (epoch " + r.epoch() + ", " + ms + " ms)");
             post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
-        } catch (AssignmentStore.SupersededException e) {
+        } catch (CatalogStore.SupersededException e) {
             LOG.log(Level.SEVERE, "another master changed the partition map", e);
             post(myTerm, () -> abdicate(e.getMessage()));
         } catch (Exception e) {
@@ -814,6 +1044,15 @@ public final class Master implements AutoCloseable {
             post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
                     String.valueOf(e.getMessage()))));
         }
+    }
+
+    /** The schema of a database, the catalog's own included; null if unknown. */
+    private SchemaSpec schemaSpec(String database) {
+        return switch (CatalogSchemas.level(database)) {
+            case 0 -> ROOT_SPEC;
+            case 1 -> META_SPEC;
+            default -> schemas.get(Names.canonical(database));
+        };
     }
 
     private OtmClient clientFor(String otmId, String host, int port) {

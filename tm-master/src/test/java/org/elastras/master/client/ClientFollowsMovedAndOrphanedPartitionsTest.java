@@ -14,7 +14,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
-import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.ClientTransaction;
 import org.elastras.client.ElasTrasClient;
 import org.elastras.client.OtmClient;
@@ -24,7 +23,6 @@ import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
-import org.elastras.master.cluster.AssignmentStore;
 import org.elastras.master.cluster.PartitionRecord;
 import org.elastras.otm.server.OtmConfig;
 import org.elastras.otm.server.OtmNode;
@@ -33,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Partitions change owner under the client, with no master: the test plays it, opening and closing
- * partitions on the OTMs and writing the partition map as the master does. No error reaches the
+ * partitions on the OTMs and writing the catalog as the master does ({@link CatalogFixture}: ROOT
+ * and META served by the first OTM). No error reaches the
  * application in either case:
  * <ul>
  *   <li>a partition moves while the client has its old location cached (closed on one OTM, opened
@@ -57,15 +56,15 @@ class ClientFollowsMovedAndOrphanedPartitionsTest {
                 OtmNode origin = startOtm("otm-1", zk);
                 OtmNode destination = startOtm("otm-2", zk)) {
             admin.start();
-            AssignmentStore map = new AssignmentStore(admin, ZkPaths.defaults());
+            CatalogFixture map = new CatalogFixture(admin, "otm-1", origin.port());
             SchemaSpec schema = SchemaSpec.of(LedgerProcedures.schema());
-            PartitionRecord low = new PartitionRecord("LEDGER", 1, null, List.of(100), "otm-1", 1);
-            PartitionRecord high = new PartitionRecord("LEDGER", 2, List.of(100), null, "otm-1", 1);
+            PartitionRecord low = new PartitionRecord("LEDGER", 11, null, List.of(100), "otm-1", 1);
+            PartitionRecord high = new PartitionRecord("LEDGER", 12, List.of(100), null, "otm-1", 1);
             map.createDatabase(schema, List.of(low, high));
             try (OtmClient o = new OtmClient("127.0.0.1", origin.port())) {
                 o.registerDatabase(new RegisterDatabaseRequest(schema));
-                o.openPartition(new OpenPartitionRequest("LEDGER", 1, null, List.of(100)));
-                o.openPartition(new OpenPartitionRequest("LEDGER", 2, List.of(100), null));
+                o.openPartition(new OpenPartitionRequest("LEDGER", 11, null, List.of(100)));
+                o.openPartition(new OpenPartitionRequest("LEDGER", 12, List.of(100), null));
             }
 
             try (ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString())) {
@@ -74,20 +73,19 @@ class ClientFollowsMovedAndOrphanedPartitionsTest {
                 }
                 PartitionLocation before = client.locate("LEDGER", List.of(150));
                 assertEquals("otm-1", before.otmId());
-                assertEquals(2, before.partitionId());
+                assertEquals(12, before.partitionId());
 
                 // The move: close at the origin (flushes), open at the destination, and only then,
                 // CATALOG_LAG_MS later, the catalog names the new owner.
                 try (OtmClient o = new OtmClient("127.0.0.1", origin.port());
                         OtmClient d = new OtmClient("127.0.0.1", destination.port())) {
-                    o.closePartition(new ClosePartitionRequest(2));
+                    o.closePartition(new ClosePartitionRequest(12));
                     d.registerDatabase(new RegisterDatabaseRequest(schema));
-                    d.openPartition(new OpenPartitionRequest("LEDGER", 2, List.of(100), null));
+                    d.openPartition(new OpenPartitionRequest("LEDGER", 12, List.of(100), null));
                 }
                 CompletableFuture<Void> catalogUpdate = CompletableFuture.runAsync(() -> {
                     try {
                         Thread.sleep(CATALOG_LAG_MS);
-                        map.load();
                         map.write(high.assignedTo("otm-2"));
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
@@ -116,7 +114,7 @@ class ClientFollowsMovedAndOrphanedPartitionsTest {
                     assertEquals("otm-2", txn.location().otmId());
                 }
             }
-            assertEquals(6L, number(ClientTestCluster.readDirect(destination.port(), 2, "ACCOUNT", List.of(150))
+            assertEquals(6L, number(ClientTestCluster.readDirect(destination.port(), 12, "ACCOUNT", List.of(150))
                     .row().get("TOTAL")));
         }
     }
@@ -134,13 +132,14 @@ class ClientFollowsMovedAndOrphanedPartitionsTest {
                 OtmNode doomed = startOtm("otm-1", zk);
                 OtmNode heir = startOtm("otm-2", zk)) {
             admin.start();
-            AssignmentStore map = new AssignmentStore(admin, ZkPaths.defaults());
             SchemaSpec schema = SchemaSpec.of(LedgerProcedures.schema());
-            PartitionRecord only = new PartitionRecord("LEDGER", 1, null, null, "otm-1", 1);
+            PartitionRecord only = new PartitionRecord("LEDGER", 11, null, null, "otm-1", 1);
+            // The catalog lives on the OTM that stays.
+            CatalogFixture map = new CatalogFixture(admin, "otm-2", heir.port());
             map.createDatabase(schema, List.of(only));
             try (OtmClient o = new OtmClient("127.0.0.1", doomed.port())) {
                 o.registerDatabase(new RegisterDatabaseRequest(schema));
-                o.openPartition(new OpenPartitionRequest("LEDGER", 1, null, null));
+                o.openPartition(new OpenPartitionRequest("LEDGER", 11, null, null));
             }
             try (ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString())) {
                 // A plain transaction first: its OTM stops under it, and the failure says "run it again".
@@ -159,9 +158,8 @@ class ClientFollowsMovedAndOrphanedPartitionsTest {
                         Thread.sleep(CATALOG_LAG_MS);
                         try (OtmClient h = new OtmClient("127.0.0.1", heir.port())) {
                             h.registerDatabase(new RegisterDatabaseRequest(schema));
-                            h.openPartition(new OpenPartitionRequest("LEDGER", 1, null, null));
+                            h.openPartition(new OpenPartitionRequest("LEDGER", 11, null, null));
                         }
-                        map.load();
                         map.write(only.assignedTo("otm-2"));
                     } catch (Exception e) {
                         throw new IllegalStateException(e);

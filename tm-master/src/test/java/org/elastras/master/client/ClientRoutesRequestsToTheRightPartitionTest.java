@@ -61,7 +61,7 @@ class ClientRoutesRequestsToTheRightPartitionTest {
     @Test
     void callsAndTransactionsLandOnThePartitionThatCoversTheRootKey() {
         Map<Long, OtmNode> served = ClientTestCluster.servedBy(cluster.otms.values());
-        assertEquals(4, served.size(), "four partitions serving: " + served.keySet());
+        assertEquals(6, served.size(), "four LEDGER partitions and the catalog's two serving: " + served.keySet());
         int[] accounts = {0, 99, 100, 101, 199, 200, 299, 300, 301, 5_000};
         for (int a : accounts) {
             PartitionLocation where = client.locate("LEDGER", List.of(a));

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
+import org.elastras.catalog.meta.CatalogSchemas;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CommitRequest;
@@ -67,7 +68,9 @@ final class ClientTestCluster implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
             var views = master.partitions();
-            if (views.size() == count && views.stream().allMatch(v -> v.state() == PartitionState.SERVING)) {
+            long user = views.stream().filter(v -> CatalogSchemas.level(v.record().database()) == 2).count();
+            // The catalog's ROOT and META partitions serve too.
+            if (user == count && views.size() == count + 2 && views.stream().allMatch(v -> v.state() == PartitionState.SERVING)) {
                 return;
             }
             assertTrue(System.nanoTime() < deadline, "not all partitions serving: " + views);
@@ -75,7 +78,7 @@ final class ClientTestCluster implements AutoCloseable {
         }
     }
 
-    /** Partition id -> the OTM that reports it SERVING. */
+    /** Partition id -> the OTM that reports it SERVING (the catalog's partitions 1 and 2 included). */
     static Map<Long, OtmNode> servedBy(Iterable<OtmNode> otms) {
         Map<Long, OtmNode> owners = new TreeMap<>();
         for (OtmNode otm : otms) {
@@ -95,7 +98,8 @@ final class ClientTestCluster implements AutoCloseable {
 
     /** The partition of LEDGER holding account {@code a} (split at 100, 200, 300). */
     static long partitionOf(int a) {
-        return a < 100 ? 1 : a < 200 ? 2 : a < 300 ? 3 : 4;
+        // The catalog's ROOT and META partitions are 1 and 2.
+        return a < 100 ? 3 : a < 200 ? 4 : a < 300 ? 5 : 6;
     }
 
     /** Reads an ACCOUNT row straight from one OTM and partition, bypassing the routing client. */

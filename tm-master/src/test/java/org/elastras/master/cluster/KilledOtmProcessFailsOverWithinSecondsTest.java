@@ -80,17 +80,18 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
                         onKilled.add(v.record().partitionId());
                     }
                 }
-                assertEquals(Set.of(1L, 4L), onKilled);
+                // ROOT (1), META (2), BANK (3), SHOP (4: W_ID < 100, 5, 6, 7: W_ID >= 300), round robin.
+                assertEquals(Set.of(1L, 4L, 7L), onKilled, "the killed OTM serves ROOT and two SHOP partitions");
                 killedPort = otmA.port();
 
                 // Acknowledged commits that live only in the killed OTM's log.
                 try (OtmClient client = new OtmClient("127.0.0.1", killedPort)) {
                     for (long i = 0; i < 50; i++) {
-                        long txn = client.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
-                        client.put(new PutRequest(txn, "ACCOUNTS", Map.of("ID", i, "BALANCE", i)));
+                        long txn = client.begin(new BeginRequest("SHOP", 4, Isolation.SERIALIZABLE, 0)).txnId();
+                        client.put(new PutRequest(txn, "WAREHOUSE", Map.of("W_ID", (int) i, "W_NAME", "w" + i)));
                         client.commit(new CommitRequest(txn));
-                        txn = client.begin(new BeginRequest("SHOP", 4, Isolation.SERIALIZABLE, 0)).txnId();
-                        client.put(new PutRequest(txn, "WAREHOUSE", Map.of("W_ID", 200 + (int) i, "W_NAME", "w" + i)));
+                        txn = client.begin(new BeginRequest("SHOP", 7, Isolation.SERIALIZABLE, 0)).txnId();
+                        client.put(new PutRequest(txn, "WAREHOUSE", Map.of("W_ID", 300 + (int) i, "W_NAME", "w" + i)));
                         client.commit(new CommitRequest(txn));
                     }
                 }
@@ -120,17 +121,17 @@ class KilledOtmProcessFailsOverWithinSecondsTest {
                         MasterConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS, OtmConfig.DEFAULT_SESSION_TIMEOUT_MS,
                         (servingAt - expiredAt) / 1_000_000);
 
-                try (OtmClient bank = new OtmClient("127.0.0.1", owners.get(1L).port());
-                        OtmClient shop = new OtmClient("127.0.0.1", owners.get(4L).port())) {
-                    long b = bank.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
-                    long s = shop.begin(new BeginRequest("SHOP", 4, Isolation.SERIALIZABLE, 0)).txnId();
+                try (OtmClient low = new OtmClient("127.0.0.1", owners.get(4L).port());
+                        OtmClient high = new OtmClient("127.0.0.1", owners.get(7L).port())) {
+                    long b = low.begin(new BeginRequest("SHOP", 4, Isolation.SERIALIZABLE, 0)).txnId();
+                    long s = high.begin(new BeginRequest("SHOP", 7, Isolation.SERIALIZABLE, 0)).txnId();
                     for (long i = 0; i < 50; i++) {
-                        assertTrue(bank.get(new GetRequest(b, "ACCOUNTS", List.of(i))).found(), "account " + i + " lost");
-                        assertTrue(shop.get(new GetRequest(s, "WAREHOUSE", List.of(200 + (int) i))).found(),
-                                "warehouse " + (200 + i) + " lost");
+                        assertTrue(low.get(new GetRequest(b, "WAREHOUSE", List.of((int) i))).found(), "warehouse " + i + " lost");
+                        assertTrue(high.get(new GetRequest(s, "WAREHOUSE", List.of(300 + (int) i))).found(),
+                                "warehouse " + (300 + i) + " lost");
                     }
-                    bank.commit(new CommitRequest(b));
-                    shop.commit(new CommitRequest(s));
+                    low.commit(new CommitRequest(b));
+                    high.commit(new CommitRequest(s));
                 }
             } finally {
                 killed.destroyForcibly();

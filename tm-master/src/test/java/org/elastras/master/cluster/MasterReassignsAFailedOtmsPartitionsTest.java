@@ -22,6 +22,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.elastras.catalog.meta.CatalogSchemas;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.OtmClient;
@@ -55,6 +56,9 @@ class MasterReassignsAFailedOtmsPartitionsTest {
     private TestingServer zk;
     private final Map<String, OtmNode> otms = new TreeMap<>();
     private final List<Master> masters = new ArrayList<>();
+
+    /** The catalog takes ids 1 and 2; the tenant created first gets 3, the tree database 4 to 7. */
+    private static final long BANK_PARTITION = 3;
 
     @AfterEach
     void stop() throws Exception {
@@ -103,16 +107,18 @@ class MasterReassignsAFailedOtmsPartitionsTest {
 
         awaitAllServing(leader, 5);
         Map<Long, String> owners = servedByOtms();
-        assertEquals(5, owners.size(), "every partition served by exactly one OTM: " + owners);
+        assertEquals(7, owners.size(), "every partition (ROOT, META and 5 of the databases) served by exactly one OTM: "
+                + owners);
         Map<String, Integer> perOtm = new TreeMap<>();
         owners.values().forEach(o -> perOtm.merge(o, 1, Integer::sum));
         assertEquals(3, perOtm.size(), "spread over the three OTMs: " + perOtm);
-        assertTrue(perOtm.values().stream().allMatch(n -> n == 1 || n == 2), "balanced: " + perOtm);
+        assertTrue(perOtm.values().stream().allMatch(n -> n == 2 || n == 3), "balanced: " + perOtm);
 
         Map<Long, List<Object>> rows = commitRows(owners);
 
-        // An OTM's session expires (a long network partition): the process lives on as a zombie.
-        String victim = owners.get(1L);
+        // An OTM's session expires (a long network partition): the process lives on as a zombie. It
+        // serves ROOT, so the catalog must come back first.
+        String victim = owners.get(CatalogSchemas.ROOT_PARTITION_ID);
         long failedAt = System.nanoTime();
         expireSession(otms.get(victim));
         Set<Long> moved = partitionsOf(owners, victim);
@@ -126,7 +132,7 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         }
         otms.remove(victim).close();
         owners = servedByOtms();
-        assertEquals(5, owners.size());
+        assertEquals(7, owners.size());
         assertRows(owners, rows);
 
         // The leader goes away: the standby takes over from ZooKeeper.
@@ -140,7 +146,7 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         }
 
         // A later OTM failure (a clean close this time) is handled by the new master.
-        String second = owners.get(2L);
+        String second = owners.get(CatalogSchemas.FIRST_META_PARTITION_ID); // Serves META.
         Set<Long> movedAgain = partitionsOf(owners, second);
         long closedAt = System.nanoTime();
         otms.remove(second).close();
@@ -148,7 +154,7 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         System.out.printf("FAILOVER: OTM %s closed under the new master -> its %d partitions %s serving elsewhere in %d ms%n",
                 second, movedAgain.size(), movedAgain, msAgain);
         owners = servedByOtms();
-        assertEquals(5, owners.size());
+        assertEquals(7, owners.size());
         assertEquals(Set.of(otms.keySet().iterator().next()), Set.copyOf(owners.values()));
         assertRows(owners, rows);
         awaitAllServing(next, 5);
@@ -167,7 +173,9 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20_000);
         while (true) {
             List<PartitionView> views = master.partitions();
-            if (views.size() == count && views.stream().allMatch(v -> v.state() == PartitionState.SERVING)) {
+            long user = views.stream().filter(v -> CatalogSchemas.level(v.record().database()) == 2).count();
+            // The catalog's ROOT and META partitions serve too.
+            if (user == count && views.size() == count + 2 && views.stream().allMatch(v -> v.state() == PartitionState.SERVING)) {
                 return;
             }
             if (System.nanoTime() > deadline) {
@@ -227,18 +235,21 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         Map<Long, List<Object>> rows = new HashMap<>();
         for (Map.Entry<Long, String> e : owners.entrySet()) {
             long partition = e.getKey();
+            if (partition <= CatalogSchemas.FIRST_META_PARTITION_ID) {
+                continue; // The catalog's.
+            }
             try (OtmClient client = new OtmClient("127.0.0.1", otms.get(e.getValue()).port())) {
                 List<Object> keys = new ArrayList<>();
                 for (long i = 0; i < ROWS_PER_PARTITION; i++) {
-                    boolean bank = partition == 1;
+                    boolean bank = partition == BANK_PARTITION;
                     long txn = client.begin(new BeginRequest(bank ? "BANK" : "SHOP", partition, Isolation.SERIALIZABLE, 0))
                             .txnId();
                     if (bank) {
                         client.put(new PutRequest(txn, "ACCOUNTS", Map.of("ID", i, "BALANCE", 1000 + i)));
                         keys.add(i);
                     } else {
-                        // Partition 2 covers W_ID < 100, 3 [100, 200), 4 [200, 300), 5 from 300.
-                        int warehouse = (int) ((partition - 2) * 100 + i);
+                        // Partition 4 covers W_ID < 100, 5 [100, 200), 6 [200, 300), 7 from 300.
+                        int warehouse = (int) ((partition - BANK_PARTITION - 1) * 100 + i);
                         client.put(new PutRequest(txn, "WAREHOUSE", Map.of("W_ID", warehouse, "W_NAME", "w" + warehouse)));
                         keys.add(warehouse);
                     }
@@ -253,7 +264,7 @@ class MasterReassignsAFailedOtmsPartitionsTest {
     private void assertRows(Map<Long, String> owners, Map<Long, List<Object>> rows) {
         for (Map.Entry<Long, List<Object>> e : rows.entrySet()) {
             long partition = e.getKey();
-            boolean bank = partition == 1;
+            boolean bank = partition == BANK_PARTITION;
             String owner = owners.get(partition);
             assertNotNull(owner, "partition " + partition + " not served");
             try (OtmClient client = new OtmClient("127.0.0.1", otms.get(owner).port())) {

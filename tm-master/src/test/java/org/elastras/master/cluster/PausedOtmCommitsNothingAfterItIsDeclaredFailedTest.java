@@ -36,6 +36,9 @@ class PausedOtmCommitsNothingAfterItIsDeclaredFailedTest {
 
     private static final long FAILOVER_BOUND_MS = 20_000;
 
+    /** The tenant's partition: the catalog's ROOT and META are 1 and 2. */
+    private static final long BANK_PARTITION = 3;
+
     @TempDir
     Path temp;
 
@@ -53,23 +56,25 @@ class PausedOtmCommitsNothingAfterItIsDeclaredFailedTest {
                         dfs.toUri()))) {
             await("the master to be active", master::active);
             master.createTenant(MasterReassignsAFailedOtmsPartitionsTest.bank());
+            // ROOT goes to otm-a, META to otm-b, the tenant to otm-a again (least loaded, ties by id).
             await("the tenant to serve on otm-a", () -> master.partitions().stream()
-                    .anyMatch(v -> v.state() == PartitionState.SERVING && "otm-a".equals(v.record().owner())));
+                    .anyMatch(v -> v.record().partitionId() == BANK_PARTITION && v.state() == PartitionState.SERVING
+                            && "otm-a".equals(v.record().owner())));
 
             OtmClientConfig shortCalls = OtmClientConfig.defaults().withRequestTimeoutMs(5_000);
             try (OtmClient toZombie = new OtmClient("127.0.0.1", zombie.port(), shortCalls)) {
                 for (long i = 0; i < 20; i++) {
-                    long txn = toZombie.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                    long txn = toZombie.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
                     toZombie.put(new PutRequest(txn, "ACCOUNTS", Map.of("ID", i, "BALANCE", 100)));
                     toZombie.commit(new CommitRequest(txn));
                 }
-                long open = toZombie.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                long open = toZombie.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
                 toZombie.put(new PutRequest(open, "ACCOUNTS", Map.of("ID", 1_000L, "BALANCE", 1)));
 
                 long pausedAt = System.nanoTime();
                 zombie.signal("STOP");
                 try {
-                    await("the tenant to serve on otm-b", () -> servedOn(survivor).contains(1L));
+                    await("the tenant to serve on otm-b", () -> servedOn(survivor).contains(BANK_PARTITION));
                 } finally {
                     zombie.signal("CONT");
                 }
@@ -78,14 +83,14 @@ class PausedOtmCommitsNothingAfterItIsDeclaredFailedTest {
 
                 assertNotAcknowledged(() -> toZombie.commit(new CommitRequest(open)), "the transaction open across the pause");
                 assertNotAcknowledged(() -> {
-                    long txn = toZombie.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                    long txn = toZombie.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
                     toZombie.put(new PutRequest(txn, "ACCOUNTS", Map.of("ID", 2_000L, "BALANCE", 1)));
                     return toZombie.commit(new CommitRequest(txn));
                 }, "a transaction begun after the resume");
             }
 
             try (OtmClient toSurvivor = new OtmClient("127.0.0.1", survivor.port())) {
-                long txn = toSurvivor.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+                long txn = toSurvivor.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
                 for (long i = 0; i < 20; i++) {
                     assertTrue(toSurvivor.get(new GetRequest(txn, "ACCOUNTS", List.of(i))).found(), "acknowledged row " + i + " lost");
                 }
@@ -97,9 +102,13 @@ class PausedOtmCommitsNothingAfterItIsDeclaredFailedTest {
             }
             await("the master to be active (it may have lost its session meanwhile on a loaded machine)", master::active);
             List<PartitionView> partitions = master.partitions();
-            assertEquals(1, partitions.size());
-            assertEquals("otm-b", partitions.get(0).record().owner());
-            assertNotEquals(1, partitions.get(0).record().epoch(), "a new epoch for the new owner");
+            assertEquals(3, partitions.size(), "ROOT, META and the tenant: " + partitions);
+            for (PartitionView v : partitions) {
+                assertEquals("otm-b", v.record().owner(), "everything serves on the survivor: " + v);
+            }
+            PartitionView bank = partitions.get(2);
+            assertEquals(BANK_PARTITION, bank.record().partitionId());
+            assertNotEquals(1, bank.record().epoch(), "a new epoch for the new owner");
         }
     }
 

@@ -40,7 +40,8 @@ final class DashboardTestCluster implements AutoCloseable {
     static final String SHOP = "SHOP";
     /** SHOP is split at warehouses 100 and 200. */
     static final List<List<Object>> SHOP_BOUNDARIES = List.of(List.of(100), List.of(200));
-    static final int PARTITIONS = 4;
+    /** The catalog's ROOT and META, the tenant, and SHOP's three. */
+    static final int PARTITIONS = 6;
     static final int SESSION_TIMEOUT_MS = 15_000;
 
     final TestingServer zk;

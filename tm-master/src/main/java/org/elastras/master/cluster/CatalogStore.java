@@ -1,0 +1,485 @@
+package org.elastras.master.cluster;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.elastras.catalog.key.KeyCodec;
+import org.elastras.catalog.key.KeyRange;
+import org.elastras.catalog.meta.CatalogSchemas;
+import org.elastras.catalog.meta.MetaRow;
+import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.catalog.partition.PartitionDescriptor;
+import org.elastras.catalog.partition.PartitionId;
+import org.elastras.catalog.schema.Column;
+import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.catalog.schema.Names;
+import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.client.CatalogRows;
+import org.elastras.client.OtmClient;
+import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.DeleteRequest;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.Isolation;
+import org.elastras.client.protocol.ProtocolCodec;
+import org.elastras.client.protocol.PutRequest;
+import org.elastras.client.protocol.ScanRequest;
+import org.elastras.client.protocol.ScanResponse;
+import org.elastras.client.protocol.SchemaSpec;
+import org.elastras.client.protocol.WireFormat;
+import org.elastras.client.protocol.WireValues;
+
+/**
+ * The master's reads and writes of the catalog ({@link CatalogSchemas}): the ROOT partition's
+ * record in ZooKeeper ({@code {root}/root}), the META partitions' records in ROOT, the user
+ * partitions' records and the schemas in META and ROOT. The catalog partitions are served by OTMs;
+ * every write is a transaction on the owner of the partition one level up (a {@link Holder}).
+ *
+ * <p>Writes are conditional, so that a deposed master that still writes fails instead of
+ * overwriting the new master's assignment: the ROOT record by ZooKeeper version; a row by the
+ * (epoch, writer) it holds, which must be one this store read or wrote itself — the last one it
+ * knows, or one of its own attempts whose answer was lost. A SERIALIZABLE transaction reads the
+ * row and writes it, so the check and the write are atomic on the catalog partition.
+ *
+ * <p>Thread-safe: writes of different partitions may run concurrently (the master never has two
+ * writes of one partition in flight).
+ */
+public final class CatalogStore {
+
+    /** Another master changed a record since this one read or wrote it: this one must stop acting. */
+    public static final class SupersededException extends Exception {
+        SupersededException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The catalog partition that must hold a record cannot be reached now (it is being recovered). */
+    public static final class CatalogUnavailableException extends Exception {
+        CatalogUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Where a record is written: catalog partition {@code partitionId} of {@code database} (ROOT or
+     * META) on the OTM {@code otm} serving it.
+     */
+    public record Holder(String database, long partitionId, OtmClient otm) {
+        public Holder {
+            Objects.requireNonNull(database, "database");
+            Objects.requireNonNull(otm, "otm");
+        }
+    }
+
+    /** What the ROOT partition holds: the user databases' schemas and the META partitions. */
+    public record RootContents(Map<String, SchemaSpec> databases, List<PartitionRecord> metaPartitions) {
+    }
+
+    /**
+     * What one META partition holds: the records of databases that exist, and the largest partition
+     * id among all its rows (also those an interrupted create left behind: their ids are not reused).
+     */
+    public record MetaContents(List<PartitionRecord> partitions, long maxPartitionId) {
+    }
+
+    /** A row's (epoch, writer): what a conditional write compares. */
+    private record Version(long epoch, String writer) {
+    }
+
+    private final CuratorFramework zk;
+    private final ZkPaths paths;
+    private final String writer;
+    private final Function<String, SchemaSpec> schemas;
+    private final ProtocolCodec codec = new ProtocolCodec();
+    /** Per partition id: the row versions a write may replace. Each set is guarded by itself. */
+    private final Map<Long, Set<Version>> acceptable = new ConcurrentHashMap<>();
+    /** Guarded by this: the ZooKeeper version of the ROOT record last read or written, -1 if none. */
+    private int rootVersion = -1;
+
+    /**
+     * @param writer names this master's term in the rows it writes (at most 192 characters)
+     * @param schemas a user database's schema by canonical name, null if unknown
+     */
+    public CatalogStore(CuratorFramework zk, ZkPaths paths, String writer, Function<String, SchemaSpec> schemas) {
+        this.zk = Objects.requireNonNull(zk, "zk");
+        this.paths = Objects.requireNonNull(paths, "paths");
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
+    }
+
+    // ---------------------------------------------------------------- ROOT's record (ZooKeeper)
+
+    /** Reads the ROOT partition's record, creating it (unassigned) if the cluster has none yet. */
+    public synchronized PartitionRecord loadRootRecord() throws Exception {
+        String path = paths.rootPartition();
+        while (true) {
+            Stat stat = new Stat();
+            try {
+                byte[] data = zk.getData().storingStatIn(stat).forPath(path);
+                PartitionRecord record = codec.decode(data, PartitionRecord.class, WireFormat.JSON, "ROOT record " + path);
+                if (record.partitionId() != CatalogSchemas.ROOT_PARTITION_ID
+                        || !Names.same(record.database(), CatalogSchemas.ROOT_DATABASE)) {
+                    throw new IllegalStateException(path + " names partition " + record.partitionId() + " of "
+                            + record.database() + ", not the ROOT partition");
+                }
+                rootVersion = stat.getVersion();
+                return record;
+            } catch (KeeperException.NoNodeException absent) {
+                PartitionRecord fresh = PartitionRecord.unassigned(CatalogSchemas.ROOT_DATABASE,
+                        CatalogSchemas.ROOT_PARTITION_ID, null, null);
+                try {
+                    zk.create().creatingParentContainersIfNeeded().forPath(path, codec.encode(fresh, WireFormat.JSON));
+                } catch (KeeperException.NodeExistsException raced) {
+                    // Another master created it meanwhile: read theirs.
+                }
+            }
+        }
+    }
+
+    private synchronized void writeRootRecord(PartitionRecord record) throws Exception {
+        if (rootVersion < 0) {
+            throw new IllegalStateException("the ROOT record was never loaded by this master");
+        }
+        try {
+            Stat stat = zk.setData().withVersion(rootVersion).forPath(paths.rootPartition(),
+                    codec.encode(record, WireFormat.JSON));
+            rootVersion = stat.getVersion();
+        } catch (KeeperException.BadVersionException e) {
+            throw new SupersededException("the ROOT record in " + paths.rootPartition() + " was changed by someone else:"
+                    + " another master is active; this one must step down", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /** Reads the ROOT partition: every user database's schema and every META partition's record. */
+    public RootContents loadRoot(OtmClient rootOwner) {
+        Map<String, SchemaSpec> databases = new TreeMap<>();
+        for (Map.Entry<String, String> e : CatalogRows.schemaJsons(rootOwner).entrySet()) {
+            databases.put(e.getKey(), codec.decode(e.getValue().getBytes(StandardCharsets.UTF_8), SchemaSpec.class,
+                    WireFormat.JSON, "schema of database " + e.getKey()));
+        }
+        List<PartitionRecord> metas = new ArrayList<>();
+        for (CatalogRows.PartitionRow row : CatalogRows.scan(rootOwner, CatalogSchemas.ROOT_DATABASE,
+                CatalogSchemas.ROOT_PARTITION_ID, null)) {
+            metas.add(known(row));
+        }
+        return new RootContents(databases, metas);
+    }
+
+    /**
+     * Reads META partition {@code metaPartitionId}: the records of the databases in {@code databases}
+     * (canonical names); rows of other databases are left from a create that never finished.
+     */
+    public MetaContents loadMeta(OtmClient owner, long metaPartitionId, Set<String> databases) {
+        List<PartitionRecord> out = new ArrayList<>();
+        long maxId = 0;
+        for (CatalogRows.PartitionRow row : CatalogRows.scan(owner, CatalogSchemas.META_DATABASE, metaPartitionId, null)) {
+            maxId = Math.max(maxId, row.row().partition().id().value());
+            if (databases.contains(row.row().partition().database())) {
+                out.add(known(row));
+            }
+        }
+        return new MetaContents(out, maxId);
+    }
+
+    /** The record a row holds, now known to this store as the version a write may replace. */
+    private PartitionRecord known(CatalogRows.PartitionRow row) {
+        MetaRow m = row.row();
+        if (row.record() == null) {
+            throw new IllegalStateException("catalog row of partition " + m.partition().id() + " has no RECORD");
+        }
+        PartitionRecord record = codec.decode(row.record().getBytes(StandardCharsets.UTF_8), PartitionRecord.class,
+                WireFormat.JSON, "catalog record of partition " + m.partition().id());
+        if (record.partitionId() != m.partition().id().value() || record.epoch() != m.partition().epoch()
+                || !Objects.equals(record.owner(), m.owner()) || !Names.same(record.database(), m.partition().database())) {
+            throw new IllegalStateException("catalog row of partition " + m.partition().id() + " disagrees with its RECORD "
+                    + record + ": " + m);
+        }
+        remember(record.partitionId(), new Version(record.epoch(), row.writer()));
+        return record;
+    }
+
+    private void remember(long partitionId, Version version) {
+        Set<Version> set = acceptable.computeIfAbsent(partitionId, id -> new HashSet<>());
+        synchronized (set) {
+            set.clear();
+            set.add(version);
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * The first META partition's record, written into ROOT (unassigned) if ROOT has no META
+     * partition yet: the step of a new cluster's bootstrap after ROOT serves.
+     */
+    public PartitionRecord createFirstMeta(OtmClient rootOwner) throws Exception {
+        PartitionRecord meta = PartitionRecord.unassigned(CatalogSchemas.META_DATABASE,
+                CatalogSchemas.FIRST_META_PARTITION_ID, null, null);
+        Holder root = new Holder(CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, rootOwner);
+        inTransaction(root, "create the first META partition", txnId -> {
+            MetaRow row = toMetaRow(meta);
+            GetResponse existing = rootOwner.get(new GetRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(row)));
+            if (!existing.found()) {
+                rootOwner.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.toWire(row, json(meta), writer)));
+            }
+            return null;
+        });
+        return known(CatalogRows.scan(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, null)
+                .stream().filter(r -> r.row().partition().id().value() == meta.partitionId()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the first META partition's row is not in ROOT after writing it")));
+    }
+
+    /**
+     * Rewrites a partition's record (new owner and epoch): in ZooKeeper for ROOT ({@code holder}
+     * null), else in {@code holder}, if the row still holds a version this store knows.
+     *
+     * @throws SupersededException if someone else changed it: another master is active
+     * @throws CatalogUnavailableException if the holder cannot be reached or does not serve it now
+     */
+    public void write(PartitionRecord record, Holder holder) throws Exception {
+        if (CatalogSchemas.level(record.database()) == 0) {
+            writeRootRecord(record);
+            return;
+        }
+        Objects.requireNonNull(holder, "holder");
+        Set<Version> set = acceptable.get(record.partitionId());
+        if (set == null) {
+            throw new IllegalStateException("partition " + record.partitionId() + " was never loaded or created here");
+        }
+        Version mine = new Version(record.epoch(), writer);
+        synchronized (set) {
+            set.add(mine);
+        }
+        MetaRow row = toMetaRow(record);
+        OtmClient otm = holder.otm();
+        inTransaction(holder, "record partition " + record.partitionId(), txnId -> {
+            GetResponse current = otm.get(new GetRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(row)));
+            if (!current.found()) {
+                throw new Superseded("the catalog row of partition " + record.partitionId() + " is gone from "
+                        + holder.database() + " partition " + holder.partitionId());
+            }
+            CatalogRows.PartitionRow found = CatalogRows.fromWire(current.row());
+            Version version = new Version(found.row().partition().epoch(), found.writer());
+            boolean ok;
+            synchronized (set) {
+                ok = set.contains(version);
+            }
+            if (!ok) {
+                throw new Superseded("the catalog row of partition " + record.partitionId() + " was written by "
+                        + found.writer() + " (epoch " + version.epoch() + "), not by this master");
+            }
+            otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.toWire(row, json(record), writer)));
+            return null;
+        });
+        remember(record.partitionId(), mine);
+    }
+
+    /**
+     * Records a new database: its partitions' rows in META (replacing rows a create that never
+     * finished left under the same name), then its schema in ROOT, which is the point where the
+     * database exists.
+     *
+     * @param metaHolderOf the META partition that must hold a record
+     * @throws IllegalArgumentException if the database exists already
+     */
+    public void createDatabase(SchemaSpec schema, List<PartitionRecord> records, Holder root,
+            Function<PartitionRecord, Holder> metaHolderOf) throws Exception {
+        String name = Names.canonical(schema.name());
+        if (CatalogRows.schemaJson(root.otm(), name).isPresent()) {
+            throw new IllegalArgumentException("database " + schema.name() + " exists already; choose another name");
+        }
+        Map<Long, List<PartitionRecord>> byHolder = new LinkedHashMap<>();
+        Map<Long, Holder> holders = new LinkedHashMap<>();
+        for (PartitionRecord r : records) {
+            Holder h = metaHolderOf.apply(r);
+            holders.put(h.partitionId(), h);
+            byHolder.computeIfAbsent(h.partitionId(), id -> new ArrayList<>()).add(r);
+        }
+        for (Map.Entry<Long, List<PartitionRecord>> e : byHolder.entrySet()) {
+            Holder h = holders.get(e.getKey());
+            OtmClient otm = h.otm();
+            inTransaction(h, "record the partitions of " + name, txnId -> {
+                for (CatalogRows.PartitionRow left : scanIn(otm, txnId, name)) {
+                    otm.delete(new DeleteRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(left.row())));
+                }
+                for (PartitionRecord r : e.getValue()) {
+                    otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS,
+                            CatalogRows.toWire(toMetaRow(r, schema), json(r), writer)));
+                }
+                return null;
+            });
+        }
+        String schemaJson = new String(codec.encode(schema, WireFormat.JSON), StandardCharsets.UTF_8);
+        if (schemaJson.length() > CatalogSchemas.SCHEMA_CHARS_MAX) {
+            throw new IllegalArgumentException("the schema of " + name + " is " + schemaJson.length()
+                    + " characters as JSON; the catalog holds at most " + CatalogSchemas.SCHEMA_CHARS_MAX);
+        }
+        OtmClient rootOtm = root.otm();
+        inTransaction(root, "record database " + name, txnId -> {
+            GetResponse existing = rootOtm.get(new GetRequest(txnId, CatalogSchemas.DATABASES, List.of(name)));
+            if (existing.found()) {
+                throw new IllegalArgumentException("database " + schema.name() + " exists already; choose another name");
+            }
+            rootOtm.put(new PutRequest(txnId, CatalogSchemas.DATABASES,
+                    Map.of(CatalogSchemas.NAME, name, CatalogSchemas.SCHEMA, schemaJson)));
+            return null;
+        });
+        for (PartitionRecord r : records) {
+            remember(r.partitionId(), new Version(r.epoch(), writer));
+        }
+    }
+
+    /** The rows of {@code database} in a catalog partition, read inside transaction {@code txnId}. */
+    private static List<CatalogRows.PartitionRow> scanIn(OtmClient otm, long txnId, String database) {
+        List<CatalogRows.PartitionRow> out = new ArrayList<>();
+        List<Object> prefix = List.of(database);
+        List<Object> from = prefix;
+        boolean skipFirst = false;
+        while (true) {
+            ScanResponse page = otm.scan(new ScanRequest(txnId, CatalogSchemas.PARTITIONS, from, prefix,
+                    CatalogRows.SCAN_PAGE_ROWS));
+            for (int i = skipFirst ? 1 : 0; i < page.rows().size(); i++) {
+                out.add(CatalogRows.fromWire(page.rows().get(i)));
+            }
+            if (!page.more() || page.rows().isEmpty()) {
+                return out;
+            }
+            from = CatalogRows.keyOf(out.get(out.size() - 1).row());
+            skipFirst = true;
+        }
+    }
+
+    /** Thrown inside a transaction body: the row is not one this master knows. */
+    private static final class Superseded extends RuntimeException {
+        Superseded(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Runs {@code body} in a SERIALIZABLE transaction on the holder and commits it; aborts it if the
+     * body fails. Maps the OTM's answers: a row of another master to {@link SupersededException},
+     * an unreachable or not-serving holder to {@link CatalogUnavailableException}.
+     */
+    private <T> T inTransaction(Holder holder, String what, CatalogRows.InTransaction<T> body)
+            throws CatalogUnavailableException, SupersededException {
+        OtmClient otm = holder.otm();
+        long txnId;
+        try {
+            txnId = otm.begin(new BeginRequest(holder.database(), holder.partitionId(), Isolation.SERIALIZABLE, 0)).txnId();
+        } catch (ElasTrasException e) {
+            throw unavailable(holder, what, e);
+        }
+        try {
+            T result = body.run(txnId);
+            otm.commit(new CommitRequest(txnId));
+            return result;
+        } catch (RuntimeException e) {
+            try {
+                otm.abort(new AbortRequest(txnId));
+            } catch (RuntimeException ignored) {
+                e.addSuppressed(ignored);
+            }
+            if (e instanceof Superseded s) {
+                throw new SupersededException(s.getMessage() + "; another master is active and this one must step down", s);
+            }
+            if (e instanceof ElasTrasException ee) {
+                throw unavailable(holder, what, ee);
+            }
+            throw e;
+        }
+    }
+
+    /** {@code e} as {@link CatalogUnavailableException} if it says the holder cannot serve now; else rethrows it. */
+    private static CatalogUnavailableException unavailable(Holder holder, String what, ElasTrasException e) {
+        if (e.code() == ErrorCode.NOT_OWNER || e.code() == ErrorCode.NOT_SERVING || e.code() == ErrorCode.UNREACHABLE
+                || e.code() == ErrorCode.OVERLOADED) {
+            return new CatalogUnavailableException("cannot " + what + ": catalog partition " + holder.partitionId() + " of "
+                    + holder.database() + " is not reachable now (" + e.code() + ": " + e.getMessage() + ")", e);
+        }
+        throw e;
+    }
+
+    // ---------------------------------------------------------------- rows
+
+    /** The catalog row of {@code record}: its bounds encoded with its database's schema. */
+    public MetaRow toMetaRow(PartitionRecord record) {
+        return toMetaRow(record, null);
+    }
+
+    /**
+     * The catalog row of {@code record}, its bounds encoded with {@code schema} (a user database's,
+     * not known to this store yet), or with the schema this store knows if that is null.
+     */
+    public MetaRow toMetaRow(PartitionRecord record, SchemaSpec schema) {
+        KeyRange range = schema == null ? encodedRange(record) : encodedRange(record, schema.toSchema());
+        PartitionDescriptor partition = new PartitionDescriptor(record.database(), new PartitionId(record.partitionId()),
+                range, record.epoch());
+        return new MetaRow(partition, record.owner(), record.owner() == null
+                ? org.elastras.catalog.meta.PartitionState.UNASSIGNED : org.elastras.catalog.meta.PartitionState.OPEN);
+    }
+
+    /** The encoded root-key range of a partition. */
+    public KeyRange encodedRange(PartitionRecord record) {
+        return encodedRange(record, schemaOf(record.database()));
+    }
+
+    private static KeyRange encodedRange(PartitionRecord record, DatabaseSchema schema) {
+        if (schema.partitioning() != PartitioningKind.TREE) {
+            return KeyRange.ALL;
+        }
+        KeyCodec codec = KeyCodec.forPartitionKey(schema);
+        return new KeyRange(encode(codec, schema, record.startKey(), "start"), encode(codec, schema, record.endKey(), "end"));
+    }
+
+    private static byte[] encode(KeyCodec codec, DatabaseSchema schema, List<Object> bound, String which) {
+        if (bound == null) {
+            return new byte[0];
+        }
+        List<Column> columns = schema.partitionKeyColumns();
+        if (bound.size() != columns.size()) {
+            throw new IllegalArgumentException("the " + which + " key of a partition of " + schema.name() + " has "
+                    + bound.size() + " values; its root key has " + columns.size());
+        }
+        List<Object> values = new ArrayList<>(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            values.add(WireValues.toColumnValue(which + " key of " + schema.name(), columns.get(i), bound.get(i)));
+        }
+        return codec.encode(values);
+    }
+
+    private DatabaseSchema schemaOf(String database) {
+        return switch (CatalogSchemas.level(database)) {
+            case 0 -> CatalogSchemas.root();
+            case 1 -> CatalogSchemas.meta();
+            default -> {
+                SchemaSpec spec = schemas.apply(Names.canonical(database));
+                if (spec == null) {
+                    throw new IllegalStateException("no schema known for database " + database);
+                }
+                yield spec.toSchema();
+            }
+        };
+    }
+
+    private String json(PartitionRecord record) {
+        return new String(codec.encode(record, WireFormat.JSON), StandardCharsets.UTF_8);
+    }
+}
