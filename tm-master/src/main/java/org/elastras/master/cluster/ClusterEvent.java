@@ -68,6 +68,38 @@ public sealed interface ClusterEvent {
         }
     }
 
+    /**
+     * Move a serving partition to the live OTM {@code toOtm} (an operator, a drain or the balancer
+     * asks; {@code reason} says which).
+     */
+    record MoveRequested(long partitionId, String toOtm, String reason) implements ClusterEvent {
+        public MoveRequested {
+            Objects.requireNonNull(toOtm, "toOtm");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /** The owner closed the partition (the close of that epoch): it is flushed and serves nowhere. */
+    record CloseDone(long partitionId, String otmId, long epoch) implements ClusterEvent {
+        public CloseDone {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** The close of that epoch failed or its answer was lost: the partition may or may not be closed. */
+    record CloseFailed(long partitionId, String otmId, long epoch, String reason) implements ClusterEvent {
+        public CloseFailed {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
+    /** Drain an OTM ({@code draining} true: nothing new is assigned to it; false: it may get partitions again). */
+    record DrainRequested(String otmId, boolean draining) implements ClusterEvent {
+        public DrainRequested {
+            Objects.requireNonNull(otmId, "otmId");
+        }
+    }
+
     /** Time passes: retries that are due go out. */
     record Tick(long nowMs) implements ClusterEvent {
     }

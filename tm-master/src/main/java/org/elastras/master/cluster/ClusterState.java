@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.elastras.catalog.meta.CatalogSchemas;
 
 /**
@@ -68,6 +69,11 @@ public final class ClusterState {
         int attempts;
         long retryAtMs;
         String lastFailure;
+        /** While CLOSING for a move: where it goes next. */
+        String moveTo;
+        /** After a move's close, until it serves at the destination: where it came from. */
+        String movedFrom;
+        long moveStartedMs;
 
         Partition(PartitionRecord record, PartitionState state) {
             this.record = record;
@@ -85,6 +91,10 @@ public final class ClusterState {
     private final TreeMap<Long, Partition> partitions = new TreeMap<>();
     /** The catalog's partitions (ROOT and META), also in {@link #partitions}. */
     private final TreeMap<Long, Partition> catalog = new TreeMap<>();
+    /** Live OTMs being drained: nothing is assigned or moved to them, their partitions move off. */
+    private final TreeSet<String> draining = new TreeSet<>();
+    /** Drained OTMs already reported as such. */
+    private final Set<String> drainedReported = new HashSet<>();
     /** Opens decided and not yet answered (only membership is used, never iteration order). */
     private final Set<OpenKey> opensInFlight = new HashSet<>();
     private long nowMs;
@@ -111,6 +121,14 @@ public final class ClusterState {
             openDone(e, out);
         } else if (event instanceof ClusterEvent.OpenFailed e) {
             openFailed(e, out);
+        } else if (event instanceof ClusterEvent.MoveRequested e) {
+            moveRequested(e, out);
+        } else if (event instanceof ClusterEvent.CloseDone e) {
+            closeDone(e, out);
+        } else if (event instanceof ClusterEvent.CloseFailed e) {
+            closeFailed(e, out);
+        } else if (event instanceof ClusterEvent.DrainRequested e) {
+            drainRequested(e);
         } else if (event instanceof ClusterEvent.Tick e) {
             nowMs = Math.max(nowMs, e.nowMs());
             retryDueFences(out);
@@ -118,7 +136,158 @@ public final class ClusterState {
             throw new IllegalArgumentException("unknown event " + event);
         }
         assign(out);
+        drain(out);
         return out;
+    }
+
+    // ---------------------------------------------------------------- moves and drains
+
+    private void moveRequested(ClusterEvent.MoveRequested e, List<Decision> out) {
+        Partition p = partitions.get(e.partitionId());
+        String to = e.toOtm();
+        String refusal = null;
+        if (p == null) {
+            refusal = "there is no partition " + e.partitionId();
+        } else if (p.state != PartitionState.SERVING) {
+            refusal = "it is " + p.state + ", not SERVING; retry once it serves";
+        } else if (to.equals(p.record.owner())) {
+            refusal = "OTM " + to + " serves it already";
+        } else if (!otms.containsKey(to)) {
+            refusal = "OTM " + to + " is not live; the live OTMs are " + otms.keySet();
+        } else if (draining.contains(to)) {
+            refusal = "OTM " + to + " is being drained";
+        } else if (movesInFlight() + opensInFlight.size() >= limits.opensInFlightMax()) {
+            refusal = "opensInFlightMax=" + limits.opensInFlightMax() + " opens and moves are under way; retry shortly";
+        }
+        if (refusal != null) {
+            out.add(new Decision.MoveRefused(e.partitionId(), to, refusal));
+            return;
+        }
+        startMove(p, to, e.reason(), out);
+    }
+
+    private void startMove(Partition p, String to, String reason, List<Decision> out) {
+        String from = p.record.owner();
+        p.state = PartitionState.CLOSING;
+        p.moveTo = to;
+        p.moveStartedMs = nowMs;
+        Address origin = otms.get(from);
+        out.add(new Decision.MoveStarted(p.record.partitionId(), from, to, reason));
+        out.add(new Decision.ClosePartition(p.record, origin.host(), origin.port()));
+    }
+
+    private int movesInFlight() {
+        int n = 0;
+        for (Partition p : partitions.values()) {
+            if (p.state == PartitionState.CLOSING) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The partition if the answer is for its current close, else null (a stale answer). */
+    private Partition closing(long partitionId, String otmId, long epoch) {
+        Partition p = partitions.get(partitionId);
+        if (p == null || p.state != PartitionState.CLOSING || p.record.epoch() != epoch || !otmId.equals(p.record.owner())) {
+            return null;
+        }
+        return p;
+    }
+
+    private void closeDone(ClusterEvent.CloseDone e, List<Decision> out) {
+        Partition p = closing(e.partitionId(), e.otmId(), e.epoch());
+        if (p == null) {
+            return;
+        }
+        String from = p.record.owner();
+        String to = p.moveTo;
+        p.moveTo = null;
+        if (!otms.containsKey(to)) {
+            // Closed cleanly (flushed, no log needed), so no fence: any OTM may open it.
+            p.state = PartitionState.UNASSIGNED;
+            out.add(new Decision.MoveAbandoned(p.record.partitionId(), from, "the destination " + to
+                    + " is gone; the closed partition is assigned anew"));
+            return;
+        }
+        p.movedFrom = from;
+        p.record = p.record.assignedTo(to);
+        p.state = PartitionState.OPENING;
+        p.attempts = 0;
+        opensInFlight.add(new OpenKey(p.record.partitionId(), p.record.epoch()));
+        Address address = otms.get(to);
+        out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
+    }
+
+    private void closeFailed(ClusterEvent.CloseFailed e, List<Decision> out) {
+        Partition p = closing(e.partitionId(), e.otmId(), e.epoch());
+        if (p == null) {
+            return;
+        }
+        p.moveTo = null;
+        // It may or may not have closed: open it again at its owner (a no-op if it still serves it;
+        // else it recovers from the DFS). Never elsewhere: it may still be serving there.
+        p.state = PartitionState.RETRY_WAIT;
+        p.retryAtMs = nowMs;
+        out.add(new Decision.MoveAbandoned(p.record.partitionId(), p.record.owner(), "the close failed: " + e.reason()
+                + "; it reopens at its owner"));
+    }
+
+    private void drainRequested(ClusterEvent.DrainRequested e) {
+        if (e.draining()) {
+            if (otms.containsKey(e.otmId())) {
+                draining.add(e.otmId());
+                drainedReported.remove(e.otmId());
+            }
+        } else {
+            draining.remove(e.otmId());
+        }
+    }
+
+    /** Moves serving partitions off draining OTMs, within the bound; reports OTMs that are empty. */
+    private void drain(List<Decision> out) {
+        if (draining.isEmpty()) {
+            return;
+        }
+        TreeMap<String, Integer> load = targets();
+        int inFlight = movesInFlight() + opensInFlight.size();
+        for (String otmId : draining) {
+            boolean owns = false;
+            for (Partition p : partitions.values()) {
+                if (!otmId.equals(p.record.owner()) || p.state == PartitionState.UNASSIGNED
+                        || p.state == PartitionState.AWAITING_FENCE) {
+                    continue;
+                }
+                owns = true;
+                if (p.state == PartitionState.SERVING && !load.isEmpty() && inFlight < limits.opensInFlightMax()) {
+                    String to = AssignmentPlanner.leastLoaded(load);
+                    load.merge(to, 1, Integer::sum);
+                    startMove(p, to, "draining " + otmId, out);
+                    inFlight++;
+                }
+            }
+            if (!owns && drainedReported.add(otmId)) {
+                out.add(new Decision.OtmDrained(otmId));
+            }
+        }
+    }
+
+    /** Live OTMs that may receive partitions (not draining), each with how many it has or is opening. */
+    private TreeMap<String, Integer> targets() {
+        TreeMap<String, Integer> load = new TreeMap<>();
+        for (String otmId : otms.keySet()) {
+            if (!draining.contains(otmId)) {
+                load.put(otmId, 0);
+            }
+        }
+        for (Partition p : partitions.values()) {
+            String owner = p.state == PartitionState.CLOSING ? p.moveTo : p.record.owner();
+            if (p.state != PartitionState.UNASSIGNED && p.state != PartitionState.AWAITING_FENCE
+                    && owner != null && load.containsKey(owner)) {
+                load.merge(owner, 1, Integer::sum);
+            }
+        }
+        return load;
     }
 
     private void joined(ClusterEvent.OtmJoined e, List<Decision> out) {
@@ -139,6 +308,8 @@ public final class ClusterState {
         if (otms.remove(otmId) == null) {
             return; // Unknown or already lost.
         }
+        draining.remove(otmId);
+        drainedReported.remove(otmId);
         startFence(otmId, out);
     }
 
@@ -148,6 +319,11 @@ public final class ClusterState {
         Recovery recovery = recoveries.computeIfAbsent(otmId, id -> new Recovery());
         for (Partition p : partitions.values()) {
             if (otmId.equals(p.record.owner()) && p.state != PartitionState.UNASSIGNED) {
+                if (p.moveTo != null || p.movedFrom != null) {
+                    out.add(new Decision.MoveAbandoned(p.record.partitionId(), otmId, "its owner " + otmId + " failed"));
+                    p.moveTo = null;
+                    p.movedFrom = null;
+                }
                 p.state = PartitionState.AWAITING_FENCE;
                 p.attempts = 0;
                 recovery.awaiting.add(p.record.partitionId());
@@ -252,6 +428,10 @@ public final class ClusterState {
             p.state = PartitionState.SERVING;
             p.attempts = 0;
             p.lastFailure = null;
+            if (p.movedFrom != null) {
+                out.add(new Decision.MoveFinished(e.partitionId(), p.movedFrom, e.otmId(), nowMs - p.moveStartedMs));
+                p.movedFrom = null;
+            }
             for (Map.Entry<String, Recovery> r : List.copyOf(recoveries.entrySet())) {
                 if (r.getValue().awaiting.remove(e.partitionId())) {
                     checkRecovered(r.getKey(), out);
@@ -294,22 +474,17 @@ public final class ClusterState {
     }
 
     private void assign(List<Decision> out) {
-        if (otms.isEmpty() || opensInFlight.size() >= limits.opensInFlightMax()) {
+        int moves = movesInFlight();
+        if (otms.isEmpty() || opensInFlight.size() + moves >= limits.opensInFlightMax()) {
             return;
         }
-        TreeMap<String, Integer> load = new TreeMap<>();
-        for (String otmId : otms.keySet()) {
-            load.put(otmId, 0);
-        }
-        for (Partition p : partitions.values()) {
-            if (p.state != PartitionState.UNASSIGNED && p.state != PartitionState.AWAITING_FENCE
-                    && p.record.owner() != null && load.containsKey(p.record.owner())) {
-                load.merge(p.record.owner(), 1, Integer::sum);
-            }
+        TreeMap<String, Integer> load = targets();
+        if (load.isEmpty()) {
+            return; // Every live OTM is being drained.
         }
         boolean[] levelReady = {true, ready(1), ready(2)};
         for (Partition p : partitions.values()) {
-            if (opensInFlight.size() >= limits.opensInFlightMax()) {
+            if (opensInFlight.size() + moves >= limits.opensInFlightMax()) {
                 return;
             }
             if (!levelReady[level(p)]) {
@@ -402,6 +577,11 @@ public final class ClusterState {
     /** Whether {@code otmId} was lost and is not recovered yet. */
     public boolean recovering(String otmId) {
         return recoveries.containsKey(otmId);
+    }
+
+    /** The OTMs being drained. */
+    public List<String> drainingOtms() {
+        return new ArrayList<>(draining);
     }
 
     /** Whether a fence of {@code otmId} is still to be confirmed. */

@@ -27,6 +27,37 @@ public sealed interface Decision {
         }
     }
 
+    /**
+     * A move's first step: ask the owner (of {@code record}) to close the partition: stop admitting
+     * transactions on it, finish or abort those in flight, flush and close its store. Answer with
+     * {@link ClusterEvent.CloseDone} or {@link ClusterEvent.CloseFailed} for this epoch, always.
+     */
+    record ClosePartition(PartitionRecord record, String host, int port) implements Decision {
+        public ClosePartition {
+            Objects.requireNonNull(record.owner(), "a close needs an owner");
+        }
+    }
+
+    /** Report: a requested move was not started, and why (nothing changed). */
+    record MoveRefused(long partitionId, String toOtm, String reason) implements Decision {
+    }
+
+    /** Report: a move started: the partition closes at {@code from}, then opens at {@code to}. */
+    record MoveStarted(long partitionId, String from, String to, String reason) implements Decision {
+    }
+
+    /** Report: a moved partition serves at its destination; {@code tookMs} from the move's start. */
+    record MoveFinished(long partitionId, String from, String to, long tookMs) implements Decision {
+    }
+
+    /** Report: a move was given up (the partition stays at or returns to {@code owner}, or awaits a fence). */
+    record MoveAbandoned(long partitionId, String owner, String reason) implements Decision {
+    }
+
+    /** Report: an OTM being drained owns no partition any more. */
+    record OtmDrained(String otmId) implements Decision {
+    }
+
     /** Report: a partition lost its owner and waits for the fence and a new owner. Nothing to persist. */
     record PartitionUnassigned(long partitionId, String formerOwner) implements Decision {
     }

@@ -1,16 +1,15 @@
 package org.elastras.master.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.TreeSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +24,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -36,25 +37,26 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.elastras.catalog.key.KeyCodec;
+import org.elastras.catalog.meta.CatalogSchemas;
+import org.elastras.catalog.meta.MetaRow;
+import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
-import org.elastras.catalog.meta.CatalogSchemas;
-import org.elastras.catalog.meta.MetaRow;
-import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.ActiveMaster;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.HeartbeatRequest;
 import org.elastras.client.protocol.HeartbeatResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OtmLoad;
-import org.elastras.client.protocol.TimestampReply;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
+import org.elastras.client.protocol.TimestampReply;
 import org.elastras.client.protocol.WireValues;
 import org.elastras.master.timestamp.RejectedReportException;
 import org.elastras.master.timestamp.TimestampService;
@@ -152,6 +154,10 @@ public final class Master implements AutoCloseable {
 
     private record Exchanged(long sequence, HeartbeatResponse response) {
     }
+
+    /** Moves under way (written on the loop, read by the dashboard). */
+    private final Map<Long, MoveView> moves = new ConcurrentHashMap<>();
+    private volatile long movesDone;
 
     /**
      * A new term's rebuild, ZooKeeper -> ROOT -> META: each step reads one catalog level once the
@@ -425,6 +431,63 @@ public final class Master implements AutoCloseable {
         return create(schema, bounds).get(0);
     }
 
+    /**
+     * Moves a serving partition to the live OTM {@code toOtm}: the origin closes it (new
+     * transactions refused, those in flight finished or aborted, the store flushed), the catalog
+     * records the new owner under the next epoch, the destination opens it from the DFS. Returns
+     * once the move has started; clients retry through it.
+     *
+     * @throws IllegalArgumentException if it cannot start now, and why (nothing changed)
+     * @throws IllegalStateException if this master is not the active one
+     */
+    public PartitionView movePartition(long partitionId, String toOtm) throws Exception {
+        return onLoop(() -> {
+            requireActive();
+            for (Decision d : apply(term, new ClusterEvent.MoveRequested(partitionId, toOtm, "operator"))) {
+                if (d instanceof Decision.MoveRefused refused && refused.partitionId() == partitionId) {
+                    throw new IllegalArgumentException("partition " + partitionId + " cannot move to " + toOtm + ": "
+                            + refused.reason());
+                }
+            }
+            return state.partitions().stream().filter(v -> v.record().partitionId() == partitionId).findFirst()
+                    .orElseThrow();
+        });
+    }
+
+    /**
+     * Starts (or, with {@code drain} false, stops) draining an OTM: its partitions move to the other
+     * OTMs, at most {@code opensInFlightMax} at a time, and nothing new is assigned to it.
+     *
+     * @throws IllegalArgumentException if the OTM is not live
+     */
+    public void drainOtm(String otmId, boolean drain) throws Exception {
+        onLoop(() -> {
+            requireActive();
+            if (drain && !state.liveOtms().contains(otmId)) {
+                throw new IllegalArgumentException("OTM " + otmId + " is not live; the live OTMs are " + state.liveOtms());
+            }
+            apply(term, new ClusterEvent.DrainRequested(otmId, drain));
+            events.record(MasterEvents.Kind.OTM_DRAINING, otmId, drain ? "draining: its partitions move to the others"
+                    : "drain stopped");
+            return null;
+        });
+    }
+
+    /** The OTMs being drained; empty on a master that is not active. */
+    public List<String> drainingOtms() throws Exception {
+        return onLoop(() -> state == null ? List.<String>of() : state.drainingOtms());
+    }
+
+    /** Moves under way, by partition id. */
+    public List<MoveView> moves() {
+        return List.copyOf(new TreeMap<>(moves).values());
+    }
+
+    /** Moves finished by this master process. */
+    public long movesFinished() {
+        return movesDone;
+    }
+
     /** Every partition with its owner, epoch and state; empty on a master that is not active. */
     public List<PartitionView> partitions() throws Exception {
         return onLoop(() -> state == null ? List.<PartitionView>of() : state.partitions());
@@ -583,6 +646,7 @@ public final class Master implements AutoCloseable {
                 name -> schemas.get(name));
         rebuild = Rebuild.IDLE;
         rebuildLoading = false;
+        moves.clear();
         partitionIdsUsed = CatalogSchemas.FIRST_META_PARTITION_ID;
         schemas.clear();
         lastHeartbeatMs.clear();
@@ -905,9 +969,9 @@ public final class Master implements AutoCloseable {
     // ---------------------------------------------------------------- decisions
 
     /** Loop thread: feeds an event of {@code eventTerm} to the state machine and carries out the decisions. */
-    private void apply(long eventTerm, ClusterEvent event) {
+    private List<Decision> apply(long eventTerm, ClusterEvent event) {
         if (eventTerm != term || state == null) {
-            return;
+            return List.of();
         }
         List<Decision> decisions;
         try {
@@ -916,7 +980,7 @@ public final class Master implements AutoCloseable {
             // A broken invariant: stop acting rather than act on a state we no longer trust.
             LOG.log(Level.SEVERE, "the cluster state rejected " + event + "; this master abdicates", e);
             abdicate("broken invariant: " + e.getMessage());
-            return;
+            return List.of();
         }
         for (Decision d : decisions) {
             carryOut(eventTerm, d);
@@ -924,6 +988,7 @@ public final class Master implements AutoCloseable {
         if (rebuild == Rebuild.AWAIT_ROOT || rebuild == Rebuild.AWAIT_META) {
             advanceRebuild(eventTerm);
         }
+        return decisions;
     }
 
     private void carryOut(long myTerm, Decision d) {
@@ -959,6 +1024,32 @@ public final class Master implements AutoCloseable {
             LOG.info(() -> "OTM " + r.otmId() + " recovered: fenced, and its partitions serve elsewhere");
             events.record(MasterEvents.Kind.OTM_RECOVERED, r.otmId(), "fenced, and its partitions serve elsewhere");
             claimSettled(r.otmId());
+        } else if (d instanceof Decision.ClosePartition c) {
+            PartitionRecord r = c.record();
+            submit(() -> close(myTerm, c), () -> post(myTerm, () -> apply(myTerm,
+                    new ClusterEvent.CloseFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
+        } else if (d instanceof Decision.MoveStarted m) {
+            moves.put(m.partitionId(), new MoveView(m.partitionId(), m.from(), m.to(), m.reason(), System.currentTimeMillis(),
+                    System.nanoTime()));
+            LOG.info(() -> "moving partition " + m.partitionId() + " from " + m.from() + " to " + m.to() + " (" + m.reason() + ")");
+            events.record(MasterEvents.Kind.MOVE_STARTED, "partition " + m.partitionId(), "from " + m.from() + " to "
+                    + m.to() + " (" + m.reason() + "): closing at the origin");
+        } else if (d instanceof Decision.MoveFinished m) {
+            MoveView started = moves.remove(m.partitionId());
+            long ms = started == null ? m.tookMs() : (System.nanoTime() - started.startedNanos()) / 1_000_000;
+            movesDone++;
+            LOG.info(() -> "partition " + m.partitionId() + " moved from " + m.from() + " to " + m.to() + " in " + ms + " ms");
+            events.record(MasterEvents.Kind.MOVE_FINISHED, "partition " + m.partitionId(), "moved from " + m.from() + " to "
+                    + m.to() + " in " + ms + " ms (closed, recorded, opened)");
+        } else if (d instanceof Decision.MoveAbandoned m) {
+            moves.remove(m.partitionId());
+            LOG.warning(() -> "move of partition " + m.partitionId() + " abandoned: " + m.reason());
+            events.record(MasterEvents.Kind.MOVE_ABANDONED, "partition " + m.partitionId(), m.reason());
+        } else if (d instanceof Decision.MoveRefused m) {
+            LOG.info(() -> "move of partition " + m.partitionId() + " to " + m.toOtm() + " refused: " + m.reason());
+        } else if (d instanceof Decision.OtmDrained o) {
+            LOG.info(() -> "OTM " + o.otmId() + " is drained: it owns no partition");
+            events.record(MasterEvents.Kind.OTM_DRAINED, o.otmId(), "owns no partition; it can be stopped");
         } else if (d instanceof Decision.PartitionParked p) {
             LOG.severe(() -> "partition " + p.partitionId() + " parked after failing to open on " + p.otmId()
                     + ": " + p.lastReason() + "; an operator must act");
@@ -1053,6 +1144,25 @@ public final class Master implements AutoCloseable {
             case 1 -> META_SPEC;
             default -> schemas.get(Names.canonical(database));
         };
+    }
+
+    /** IO thread: a move's close at the origin; NOT_OWNER means it does not serve it (any more): closed. */
+    private void close(long myTerm, Decision.ClosePartition c) {
+        PartitionRecord r = c.record();
+        try {
+            try {
+                clientFor(r.owner(), c.host(), c.port()).closePartition(new ClosePartitionRequest(r.partitionId()));
+            } catch (ElasTrasException e) {
+                if (e.code() != ErrorCode.NOT_OWNER) {
+                    throw e;
+                }
+            }
+            post(myTerm, () -> apply(myTerm, new ClusterEvent.CloseDone(r.partitionId(), r.owner(), r.epoch())));
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "closing partition " + r.partitionId() + " on " + r.owner() + " for a move failed", e);
+            post(myTerm, () -> apply(myTerm, new ClusterEvent.CloseFailed(r.partitionId(), r.owner(), r.epoch(),
+                    String.valueOf(e.getMessage()))));
+        }
     }
 
     private OtmClient clientFor(String otmId, String host, int port) {

@@ -13,5 +13,10 @@ public enum PartitionState {
     /** Its owner confirmed that it serves it. */
     SERVING,
     /** Every allowed open attempt failed; it needs an operator (not retried automatically). */
-    PARKED
+    PARKED,
+    /**
+     * Moving: its owner was asked to close it (stop admitting transactions, finish or abort those in
+     * flight, flush); then it opens at the destination.
+     */
+    CLOSING
 }

@@ -50,26 +50,12 @@ class ConcurrentClientsSurviveAKilledOtmTest {
 
     private static final Pattern READY = Pattern.compile("ELASTRAS-OTM READY id=(\\S+) port=(\\d+)");
     private static final int CLIENTS = 3;
-    private static final int THREADS_PER_CLIENT = 3;
     private static final int OPS_BEFORE_KILL_MIN = 10;
     private static final int OPS_AFTER_KILL_MIN = 5;
-    private static final int[] PLAIN_ACCOUNTS = {50, 150, 250, 350};
-    private static final int[] IDEMPOTENT_ACCOUNTS = {60, 160, 260, 360};
-    private static final int[] TRANSACTION_ACCOUNTS = {70, 170, 270, 370};
-
-    /** How a worker increments. */
-    private enum Kind { CALL, IDEMPOTENT_CALL, TRANSACTION }
     private static final long FAILOVER_BOUND_MS = 25_000;
 
     @TempDir
     Path temp;
-
-    private final Map<Integer, LongAdder> acknowledged = new ConcurrentHashMap<>();
-    private final Map<Integer, LongAdder> maybe = new ConcurrentHashMap<>();
-    private final List<String> errors = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicLong latencyMsMax = new AtomicLong();
-    private volatile boolean stopping;
-    private volatile boolean killed;
 
     @Test
     void everyClientFinishesWithoutAnErrorAndNoAcknowledgedIncrementIsLostOrDoubled() throws Exception {
@@ -98,26 +84,17 @@ class ConcurrentClientsSurviveAKilledOtmTest {
             }
             assertFalse(onVictim.isEmpty(), "otm-a serves some partition");
 
-            List<Worker> workers = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
-                ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString());
-                clients.add(client);
-                for (int t = 0; t < THREADS_PER_CLIENT; t++) {
-                    workers.add(new Worker(client, "c" + c + "t" + t, Kind.values()[t], new Random(31L * c + t)));
-                }
+                clients.add(ElasTrasClient.connect(zk.getConnectString()));
             }
-            workers.forEach(Worker::start);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (workers.stream().anyMatch(w -> w.ops < OPS_BEFORE_KILL_MIN)) {
-                assertTrue(System.nanoTime() < deadline, "workers too slow before the kill");
-                assertTrue(errors.isEmpty(), "errors before the kill: " + errors);
-                Thread.sleep(5);
-            }
+            IncrementWorkload workload = new IncrementWorkload(clients);
+            workload.start();
+            workload.awaitOps(OPS_BEFORE_KILL_MIN, false, 20_000);
 
             long killedAt = System.nanoTime();
             victim.destroyForcibly();
             assertTrue(victim.waitFor(30, TimeUnit.SECONDS));
-            killed = true;
+            workload.mark();
             while (!ClientTestCluster.servedBy(survivors).keySet().containsAll(onVictim)) {
                 assertTrue(System.nanoTime() - killedAt < TimeUnit.MILLISECONDS.toNanos(FAILOVER_BOUND_MS),
                         "partitions " + onVictim + " not serving elsewhere within " + FAILOVER_BOUND_MS + " ms");
@@ -126,47 +103,18 @@ class ConcurrentClientsSurviveAKilledOtmTest {
             long failoverMs = (System.nanoTime() - killedAt) / 1_000_000;
             // Every thread gets some work done after the failover too (its request in flight at the
             // kill may still be backing off when the partitions serve again).
-            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (workers.stream().anyMatch(w -> w.opsAfterKill < OPS_AFTER_KILL_MIN && w.isAlive())) {
-                assertTrue(System.nanoTime() < deadline, "workers stalled after the failover: " + errors);
-                Thread.sleep(10);
-            }
-            stopping = true;
-            for (Worker w : workers) {
-                w.join(TimeUnit.SECONDS.toMillis(40));
-                assertFalse(w.isAlive(), w.getName() + " did not finish");
-            }
-
-            assertEquals(List.of(), errors, "errors reached the application");
-            assertTrue(latencyMsMax.get() >= 1_000, "no request waited out the failover (max latency "
-                    + latencyMsMax.get() + " ms): the test did not exercise it");
-
-            long acked = 0;
-            long unknown = 0;
+            workload.awaitOps(OPS_AFTER_KILL_MIN, true, 30_000);
+            workload.stop();
+            assertTrue(workload.latencyMsMax() >= 1_000, "no request waited out the failover (max latency "
+                    + workload.latencyMsMax() + " ms): the test did not exercise it");
+            IncrementWorkload.Totals totals;
             try (ElasTrasClient reader = ElasTrasClient.connect(zk.getConnectString())) {
-                for (int a : concat(PLAIN_ACCOUNTS, TRANSACTION_ACCOUNTS)) {
-                    long total = ((Number) reader.call("LEDGER", "total", List.of(a), List.of(a))).longValue();
-                    long ack = count(acknowledged, a);
-                    long may = count(maybe, a);
-                    assertTrue(total >= ack && total <= ack + may, "account " + a + " holds " + total + "; acknowledged "
-                            + ack + ", outcome unknown " + may);
-                    acked += ack;
-                    unknown += may;
-                }
-                for (int a : IDEMPOTENT_ACCOUNTS) {
-                    long total = ((Number) reader.call("LEDGER", "total", List.of(a), List.of(a))).longValue();
-                    assertEquals(count(acknowledged, a), total, "idempotent account " + a);
-                    assertEquals(0, count(maybe, a), "idempotent calls are re-sent, never reported unknown");
-                    acked += total;
-                }
+                totals = workload.check(reader);
             }
-            Map<String, Long> ops = new TreeMap<>();
-            workers.forEach(w -> ops.put(w.getName(), (long) w.ops));
             System.out.printf("KILL: otm-a (partitions %s) killed; served elsewhere after %d ms; %d increments"
                     + " acknowledged, %d reported outcome-unknown, 0 errors; slowest request %d ms; ops %s%n",
-                    onVictim, failoverMs, acked, unknown, latencyMsMax.get(), ops);
+                    onVictim, failoverMs, totals.acknowledged(), totals.unknown(), workload.latencyMsMax(), workload.ops());
         } finally {
-            stopping = true;
             clients.forEach(ElasTrasClient::close);
             if (victim != null) {
                 victim.destroyForcibly();
@@ -175,77 +123,6 @@ class ConcurrentClientsSurviveAKilledOtmTest {
                 master.close();
             }
             survivors.forEach(OtmNode::close);
-        }
-    }
-
-    private static int[] concat(int[] a, int[] b) {
-        int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
-    }
-
-    private static long count(Map<Integer, LongAdder> counts, int account) {
-        LongAdder n = counts.get(account);
-        return n == null ? 0 : n.sum();
-    }
-
-    /** One application thread: increments until told to stop, never giving up on its own. */
-    private final class Worker extends Thread {
-        private final ElasTrasClient client;
-        private final Kind kind;
-        private final Random random;
-        volatile int ops;
-        volatile int opsAfterKill;
-
-        Worker(ElasTrasClient client, String name, Kind kind, Random random) {
-            super(name);
-            setDaemon(true);
-            this.client = client;
-            this.kind = kind;
-            this.random = random;
-        }
-
-        @Override
-        public void run() {
-            int n = 0;
-            while (!stopping) {
-                int[] accounts = switch (kind) {
-                    case CALL -> PLAIN_ACCOUNTS;
-                    case IDEMPOTENT_CALL -> IDEMPOTENT_ACCOUNTS;
-                    case TRANSACTION -> TRANSACTION_ACCOUNTS;
-                };
-                int a = accounts[random.nextInt(accounts.length)];
-                long started = System.nanoTime();
-                try {
-                    switch (kind) {
-                        case CALL -> client.call("LEDGER", "increment", List.of(a), List.of(a));
-                        case IDEMPOTENT_CALL -> client.callIdempotent("LEDGER", "incrementOnce", List.of(a),
-                                List.of(a, getName() + "-" + n++));
-                        case TRANSACTION -> client.runInTransaction("LEDGER", List.of(a), txn -> {
-                            long total = txn.get("ACCOUNT", List.of(a)).map(r -> (Long) r.get("TOTAL")).orElse(0L);
-                            txn.put("ACCOUNT", Map.of("A_ID", a, "TOTAL", total + 1));
-                            return total + 1;
-                        });
-                        default -> throw new IllegalStateException();
-                    }
-                    acknowledged.computeIfAbsent(a, k -> new LongAdder()).increment();
-                } catch (OutcomeUnknownException e) {
-                    maybe.computeIfAbsent(a, k -> new LongAdder()).increment();
-                } catch (RuntimeException e) {
-                    errors.add(getName() + ": " + e);
-                    return;
-                }
-                latencyMsMax.accumulateAndGet((System.nanoTime() - started) / 1_000_000, Math::max);
-                ops++;
-                if (killed) {
-                    opsAfterKill++; // Completed after the kill.
-                }
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
         }
     }
 

@@ -1,0 +1,215 @@
+package org.elastras.master.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.elastras.master.cluster.ClusterEvent.CloseDone;
+import org.elastras.master.cluster.ClusterEvent.CloseFailed;
+import org.elastras.master.cluster.ClusterEvent.DrainRequested;
+import org.elastras.master.cluster.ClusterEvent.FenceDone;
+import org.elastras.master.cluster.ClusterEvent.MoveRequested;
+import org.elastras.master.cluster.ClusterEvent.OpenDone;
+import org.elastras.master.cluster.ClusterEvent.OpenFailed;
+import org.elastras.master.cluster.ClusterEvent.OtmJoined;
+import org.elastras.master.cluster.ClusterEvent.OtmLost;
+import org.elastras.master.cluster.ClusterEvent.PartitionRegistered;
+import org.elastras.master.cluster.ClusterEvent.Tick;
+import org.elastras.master.cluster.Decision.ClosePartition;
+import org.elastras.master.cluster.Decision.MoveAbandoned;
+import org.elastras.master.cluster.Decision.MoveFinished;
+import org.elastras.master.cluster.Decision.MoveRefused;
+import org.elastras.master.cluster.Decision.MoveStarted;
+import org.elastras.master.cluster.Decision.OpenPartition;
+import org.elastras.master.cluster.Decision.OtmDrained;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Coordinated moves, drains and the catalog's open order in the master's state machine, driven by
+ * scripted events.
+ */
+class ClusterStateMovesTest {
+
+    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000);
+
+    private final ClusterState state = new ClusterState(LIMITS, 0);
+
+    private List<Decision> on(ClusterEvent e) {
+        return state.on(e);
+    }
+
+    private List<Decision> confirmAll(List<Decision> decisions) {
+        List<Decision> more = new ArrayList<>();
+        for (Decision d : decisions) {
+            if (d instanceof OpenPartition o) {
+                more.addAll(on(new OpenDone(o.assignment().partitionId(), o.assignment().owner(), o.assignment().epoch())));
+            }
+        }
+        return more;
+    }
+
+    private PartitionView view(long id) {
+        return state.partitions().stream().filter(v -> v.record().partitionId() == id).findFirst().orElseThrow();
+    }
+
+    private static <T extends Decision> List<T> only(List<Decision> decisions, Class<T> type) {
+        return decisions.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** otm-a and otm-b, partitions 1 and 3 on otm-a, 2 and 4 on otm-b, all serving. */
+    private void twoOtmsFourPartitions() {
+        on(new OtmJoined("otm-a", "ha", 1));
+        on(new OtmJoined("otm-b", "hb", 2));
+        List<Decision> decisions = new ArrayList<>();
+        for (long id = 1; id <= 4; id++) {
+            decisions.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("SHOP", id, null, null))));
+        }
+        assertTrue(confirmAll(decisions).isEmpty());
+        assertEquals("otm-a", view(1).record().owner());
+        assertEquals("otm-b", view(2).record().owner());
+    }
+
+    @Test
+    void aMoveClosesAtTheOriginThenRecordsAndOpensAtTheDestination() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new Tick(1_000));
+        List<Decision> started = on(new MoveRequested(1, "otm-c", "operator"));
+        assertEquals(List.of(new MoveStarted(1, "otm-a", "otm-c", "operator"),
+                new ClosePartition(view(1).record(), "ha", 1)), started);
+        assertEquals(PartitionState.CLOSING, view(1).state());
+        assertEquals("otm-a", view(1).record().owner(), "the record changes only after the close");
+
+        // While it closes: no second move, and a stale answer changes nothing.
+        assertEquals(1, only(on(new MoveRequested(1, "otm-b", "operator")), MoveRefused.class).size());
+        assertTrue(on(new CloseDone(1, "otm-a", 0)).isEmpty(), "an answer for an older epoch is stale");
+
+        on(new Tick(1_040));
+        List<Decision> opened = on(new CloseDone(1, "otm-a", 1));
+        PartitionRecord moved = new PartitionRecord("SHOP", 1, null, null, "otm-c", 2);
+        assertEquals(List.of(new OpenPartition(moved, "hc", 3)), opened);
+        on(new Tick(1_100));
+        assertEquals(List.of(new MoveFinished(1, "otm-a", "otm-c", 100)), on(new OpenDone(1, "otm-c", 2)));
+        assertEquals(PartitionState.SERVING, view(1).state());
+        assertEquals(moved, view(1).record());
+    }
+
+    @Test
+    void movesThatCannotHappenAreRefusedAndChangeNothing() {
+        twoOtmsFourPartitions();
+        List<PartitionView> before = state.partitions();
+        assertEquals("OTM otm-a serves it already",
+                only(on(new MoveRequested(1, "otm-a", "operator")), MoveRefused.class).get(0).reason());
+        assertTrue(only(on(new MoveRequested(1, "otm-z", "operator")), MoveRefused.class).get(0).reason()
+                .contains("otm-z is not live"));
+        assertTrue(only(on(new MoveRequested(99, "otm-b", "operator")), MoveRefused.class).get(0).reason()
+                .contains("no partition 99"));
+        assertEquals(before, state.partitions());
+
+        // The bound: 4 opens and moves at once.
+        on(new OtmJoined("otm-c", "hc", 3));
+        for (long id = 1; id <= 4; id++) {
+            assertEquals(1, only(on(new MoveRequested(id, "otm-c", "balance")), ClosePartition.class).size());
+        }
+        on(new PartitionRegistered(PartitionRecord.unassigned("SHOP", 5, null, null)));
+        assertEquals(PartitionState.UNASSIGNED, view(5).state(), "no open slot while four moves are under way");
+    }
+
+    @Test
+    void aFailedCloseReopensAtTheOriginAndAGoneDestinationMeansANewAssignment() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new MoveRequested(1, "otm-c", "operator"));
+        List<Decision> failed = on(new CloseFailed(1, "otm-a", 1, "timed out"));
+        assertEquals(1, only(failed, MoveAbandoned.class).size());
+        // Reopened at its owner, never elsewhere: it may still be serving there.
+        assertEquals(List.of(new PartitionRecord("SHOP", 1, null, null, "otm-a", 2)),
+                only(failed, OpenPartition.class).stream().map(OpenPartition::assignment).toList());
+
+        on(new OpenDone(1, "otm-a", 2));
+        on(new MoveRequested(3, "otm-c", "operator"));
+        on(new OtmLost("otm-c"));
+        List<Decision> closed = on(new CloseDone(3, "otm-a", 1));
+        assertEquals(1, only(closed, MoveAbandoned.class).size());
+        // Closed cleanly, so no fence: it goes to the OTM with the fewest partitions at once (otm-a
+        // has 1 now, otm-b 2).
+        assertEquals(List.of("otm-a"), only(closed, OpenPartition.class).stream().map(o -> o.assignment().owner()).toList());
+    }
+
+    @Test
+    void anOriginThatFailsMidMoveIsFencedBeforeAnyoneOpensItsPartition() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new MoveRequested(1, "otm-c", "operator"));
+        List<Decision> lost = on(new OtmLost("otm-a"));
+        assertEquals(1, only(lost, MoveAbandoned.class).size());
+        assertTrue(only(lost, OpenPartition.class).isEmpty(), "nothing opens before the fence");
+        assertEquals(PartitionState.AWAITING_FENCE, view(1).state());
+        assertTrue(on(new CloseDone(1, "otm-a", 1)).isEmpty(), "a late close answer changes nothing");
+        List<Decision> fenced = on(new FenceDone("otm-a"));
+        assertEquals(2, only(fenced, OpenPartition.class).size(), "partitions 1 and 3 reassigned after the fence");
+    }
+
+    @Test
+    void aDrainMovesEveryPartitionOffAndNothingNewGoesThere() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        List<Decision> d = on(new DrainRequested("otm-a", true));
+        List<ClosePartition> closes = only(d, ClosePartition.class);
+        assertEquals(List.of(1L, 3L), closes.stream().map(c -> c.record().partitionId()).toList());
+        assertEquals(List.of("otm-c", "otm-c"), only(d, MoveStarted.class).stream().map(MoveStarted::to).toList(),
+                "to the emptiest non-draining OTM");
+        List<Decision> next = new ArrayList<>();
+        for (ClosePartition c : closes) {
+            next.addAll(on(new CloseDone(c.record().partitionId(), "otm-a", c.record().epoch())));
+        }
+        List<Decision> after = new ArrayList<>(next);
+        after.addAll(confirmAll(next));
+        assertEquals(List.of(new OtmDrained("otm-a")), only(after, OtmDrained.class), "reported once it owns nothing");
+        assertEquals(List.of("otm-a"), state.drainingOtms());
+
+        // A new partition avoids the drained OTM although it has the fewest.
+        List<Decision> created = on(new PartitionRegistered(PartitionRecord.unassigned("SHOP", 9, null, null)));
+        assertEquals(List.of("otm-b"), only(created, OpenPartition.class).stream().map(o -> o.assignment().owner()).toList());
+        assertEquals(1, only(on(new MoveRequested(2, "otm-a", "operator")), MoveRefused.class).size());
+        on(new DrainRequested("otm-a", false));
+        assertEquals(1, only(on(new MoveRequested(2, "otm-a", "operator")), ClosePartition.class).size());
+    }
+
+    @Test
+    void theCatalogOpensLevelByLevel() {
+        on(new OtmJoined("otm-a", "ha", 1));
+        List<Decision> d = new ArrayList<>();
+        d.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("ROOT", 1, null, null))));
+        d.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("META", 2, null, null))));
+        d.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("SHOP", 3, null, null))));
+        assertEquals(Map.of(1L, "otm-a"), opens(d), "only ROOT opens before ROOT serves");
+        assertTrue(state.levelServing(1) == false);
+        List<Decision> afterRoot = on(new OpenDone(1, "otm-a", 1));
+        assertEquals(Map.of(2L, "otm-a"), opens(afterRoot), "META once ROOT serves, user partitions still wait");
+        List<Decision> afterMeta = on(new OpenDone(2, "otm-a", 1));
+        assertEquals(Map.of(3L, "otm-a"), opens(afterMeta));
+
+        // A failed open that could not reach the catalog is retried without counting as an attempt.
+        on(new OpenFailed(3, "otm-a", 1, "META unreachable", true));
+        for (int i = 0; i < 10; i++) {
+            on(new Tick(10_000L * (i + 1)));
+            List<Decision> retry = on(new OpenFailed(3, "otm-a", 2 + i, "META unreachable", true));
+            assertEquals(PartitionState.RETRY_WAIT, view(3).state(), "never parked for the catalog's sake");
+            assertTrue(retry.stream().noneMatch(x -> x instanceof Decision.PartitionParked));
+        }
+    }
+
+    private static Map<Long, String> opens(List<Decision> decisions) {
+        Map<Long, String> out = new TreeMap<>();
+        for (Decision d : decisions) {
+            if (d instanceof OpenPartition o) {
+                out.put(o.assignment().partitionId(), o.assignment().owner());
+            }
+        }
+        return out;
+    }
+}
