@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * this order:
  * <ol>
  *   <li><b>Drain.</b> Every serving partition of a draining OTM moves, hottest first, to the OTM
- *       with the least load (cooldowns do not hold a drain back). With no other OTM, one is asked
+ *       with the least load, then the fewest partitions (cooldowns do not hold a drain back). With no other OTM, one is asked
  *       for.
  *   <li><b>Overload.</b> An OTM above the upper threshold in every slice of the window gives its
  *       hottest partitions (serving, not moving, out of cooldown, with load) to the least-loaded
@@ -68,6 +68,8 @@ public final class ThresholdPolicy implements BalancePolicy {
         /** OTM -> window load and load per slice, under the projected owners. */
         private final Map<String, Double> otmLoad = new TreeMap<>();
         private final Map<String, double[]> otmLoadBySlice = new TreeMap<>();
+        /** OTM -> partitions on it under the projected owners. */
+        private final Map<String, Integer> otmPartitions = new TreeMap<>();
         private final List<Move> moves = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
         private final List<String> otmsToRemove = new ArrayList<>();
@@ -85,6 +87,7 @@ public final class ThresholdPolicy implements BalancePolicy {
             for (String otm : in.liveOtms()) {
                 otmLoad.put(otm, 0.0);
                 otmLoadBySlice.put(otm, new double[slices]);
+                otmPartitions.put(otm, 0);
             }
             for (Map.Entry<Long, Placement> e : in.partitions().entrySet()) {
                 Move moving = in.movesInFlight().get(e.getKey());
@@ -110,6 +113,7 @@ public final class ThresholdPolicy implements BalancePolicy {
                 return; // not live: its load is nobody's concern here
             }
             otmLoad.merge(otm, sign * load.requestsPerSecondOrZero(partitionId), Double::sum);
+            otmPartitions.merge(otm, sign, Integer::sum);
             for (int s = 0; s < slices; s++) {
                 bySlice[s] += sign * load.requestsPerSecondInSliceOrZero(partitionId, s);
             }
@@ -146,7 +150,10 @@ public final class ThresholdPolicy implements BalancePolicy {
             return out;
         }
 
-        /** The live, not draining OTM other than {@code except} with the least load, ties by id; null if none. */
+        /**
+         * The live, not draining OTM other than {@code except} with the least load, then the fewest
+         * partitions (so partitions without load spread out), then the smallest id; null if none.
+         */
         private String leastLoaded(String except) {
             String best = null;
             for (Map.Entry<String, Double> e : otmLoad.entrySet()) {
@@ -154,7 +161,8 @@ public final class ThresholdPolicy implements BalancePolicy {
                 if (otm.equals(except) || in.drainingOtms().contains(otm) || otmsToRemove.contains(otm)) {
                     continue;
                 }
-                if (best == null || e.getValue() < otmLoad.get(best)) {
+                if (best == null || e.getValue() < otmLoad.get(best)
+                        || (e.getValue().equals(otmLoad.get(best)) && otmPartitions.get(otm) < otmPartitions.get(best))) {
                     best = otm;
                 }
             }

@@ -150,6 +150,20 @@ class ThresholdPolicyTest {
     }
 
     @Test
+    void aDrainSpreadsIdlePartitionsByCount() {
+        ScriptedCluster c = new ScriptedCluster().partition(1, "otm-1", 0).partition(2, "otm-2", 0)
+                .partition(3, "otm-3", 0).partition(4, "otm-3", 0).partition(5, "otm-3", 0).partition(6, "otm-3", 0);
+        c.run(30_000);
+        c.draining.add("otm-3");
+        assertEquals(List.of(
+                move(3, "otm-3", "otm-1", MoveReason.DRAIN, "draining otm-3; partition 0 req/s"),
+                move(4, "otm-3", "otm-2", MoveReason.DRAIN, "draining otm-3; partition 0 req/s"),
+                move(5, "otm-3", "otm-1", MoveReason.DRAIN, "draining otm-3; partition 0 req/s"),
+                move(6, "otm-3", "otm-2", MoveReason.DRAIN, "draining otm-3; partition 0 req/s")),
+                policy.plan(c.input()).moves());
+    }
+
+    @Test
     void drainingTheOnlyOtmAsksForAnother() {
         ScriptedCluster c = new ScriptedCluster().partition(1, "otm-1", 10);
         c.run(30_000);
