@@ -225,8 +225,9 @@ public final class OtmNode implements AutoCloseable {
         }
         Runtime rt = Runtime.getRuntime();
         List<PartitionLoad> partitionLoads = new ArrayList<>();
-        for (TransactionManager.PartitionCounters c : transactions.partitionCounters()) {
-            partitionLoads.add(new PartitionLoad(c.partitionId(), c.commits(), c.aborts()));
+        for (TransactionManager.PartitionLoadSample c : transactions.takePartitionLoads()) {
+            partitionLoads.add(new PartitionLoad(c.partitionId(), c.commits(), c.aborts(), c.begins(), c.storeBytes(),
+                    c.commitLatency()));
         }
         return new OtmLoad(cpu, rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), partitionLoads);
     }

@@ -31,6 +31,10 @@ final class PartitionSlot {
     /** Transactions of this partition that committed (read-only ones too), and that aborted. */
     final LongAdder commits = new LongAdder();
     final LongAdder aborts = new LongAdder();
+    /** Transactions begun on this partition. */
+    final LongAdder begins = new LongAdder();
+    /** Begin-to-commit latency of the committed ones. */
+    final LatencyRecorder commitLatency = new LatencyRecorder();
     /** False once the partition is being removed: no begin, no new CTS. */
     volatile boolean serving = true;
 

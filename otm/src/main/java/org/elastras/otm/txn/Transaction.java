@@ -37,6 +37,8 @@ final class Transaction {
     /** Set (cts first, then state) under the partition's commit lock when the commit takes its CTS. */
     volatile State state = State.ACTIVE;
     volatile long cts;
+    /** {@link System#nanoTime} at begin, for the commit latency only. */
+    final long begunNanos = System.nanoTime();
     /** Time of the last call, by the manager's clock; read by the reaper. */
     volatile long lastActivityMs;
 

@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.elastras.otm.txn.TransactionException.Reason;
+import org.elastras.client.protocol.LatencyHistogram;
 import org.elastras.storage.store.PartitionStore;
+import org.elastras.storage.store.StoreStats;
 import org.elastras.storage.store.UnappliedCommits;
 import org.elastras.storage.store.Version;
 import org.elastras.storage.util.CloseableIterator;
@@ -225,6 +227,7 @@ public final class TransactionManager {
             }
         }
         transactions.put(t.id, t);
+        slot.begins.increment();
         if (!slot.serving) {
             // removePartition may have scanned the transactions before this one was registered.
             transactions.remove(t.id);
@@ -768,15 +771,25 @@ public final class TransactionManager {
 
     // ---------------------------------------------------------------- observation
 
-    /** Counters of one served partition: transactions committed and aborted since it was added. */
-    public record PartitionCounters(long partitionId, long commits, long aborts) {
+    /**
+     * The load of one served partition: transactions committed, aborted and begun since it was
+     * added, its store's size, and the commit latency since the previous {@link #takePartitionLoads}
+     * (null if nothing committed).
+     */
+    public record PartitionLoadSample(long partitionId, long commits, long aborts, long begins, long storeBytes,
+            LatencyHistogram commitLatency) {
     }
 
-    /** The counters of every partition served now. */
-    public List<PartitionCounters> partitionCounters() {
-        List<PartitionCounters> out = new ArrayList<>(partitions.size());
+    /**
+     * The load of every partition served now; takes each one's latency interval, so call it from
+     * one thread (the heartbeat's) only.
+     */
+    public List<PartitionLoadSample> takePartitionLoads() {
+        List<PartitionLoadSample> out = new ArrayList<>(partitions.size());
         for (PartitionSlot slot : partitions.values()) {
-            out.add(new PartitionCounters(slot.partitionId, slot.commits.sum(), slot.aborts.sum()));
+            StoreStats stats = slot.store.stats();
+            out.add(new PartitionLoadSample(slot.partitionId, slot.commits.sum(), slot.aborts.sum(), slot.begins.sum(),
+                    stats.memtableBytes() + stats.tableBytes(), slot.commitLatency.takeInterval()));
         }
         return out;
     }
@@ -938,7 +951,12 @@ public final class TransactionManager {
             t.slot.intents.remove(key, t);
         }
         t.state = state;
-        (state == Transaction.State.COMMITTED ? t.slot.commits : t.slot.aborts).increment();
+        if (state == Transaction.State.COMMITTED) {
+            t.slot.commits.increment();
+            t.slot.commitLatency.record((System.nanoTime() - t.begunNanos) / 1_000);
+        } else {
+            t.slot.aborts.increment();
+        }
         t.writes.clear();
         t.readKeys.clear();
         t.readRanges.clear();
