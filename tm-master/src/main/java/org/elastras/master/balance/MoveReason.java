@@ -7,5 +7,7 @@ public enum MoveReason {
     /** Its OTM is being drained (by an operator, or before it is removed). */
     DRAIN,
     /** The cluster was below the lower threshold: its OTM is emptied to be removed. */
-    CONSOLIDATE
+    CONSOLIDATE,
+    /** An operator asked for it. */
+    OPERATOR
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -58,6 +59,15 @@ import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.TimestampReply;
 import org.elastras.client.protocol.WireValues;
+import org.elastras.master.balance.BalanceInput;
+import org.elastras.master.balance.BalancePlan;
+import org.elastras.master.balance.BalancePolicy;
+import org.elastras.master.balance.LoadWindow;
+import org.elastras.master.balance.Move;
+import org.elastras.master.balance.MoveLedger;
+import org.elastras.master.balance.MoveReason;
+import org.elastras.master.balance.Placement;
+import org.elastras.master.balance.ThresholdPolicy;
 import org.elastras.master.timestamp.RejectedReportException;
 import org.elastras.master.timestamp.TimestampService;
 import org.elastras.master.timestamp.ZkHighWaterMarkStore;
@@ -155,6 +165,14 @@ public final class Master implements AutoCloseable {
     private record Exchanged(long sequence, HeartbeatResponse response) {
     }
 
+    /** Loop thread: per-partition and per-OTM load over a sliding window, from the heartbeats. */
+    private final LoadWindow loadWindow;
+    private final BalancePolicy policy;
+    /** Loop thread: moves under way and recent ones, for the policy's cooldowns. */
+    private final MoveLedger moveLedger;
+    /** Loop thread: when the policy last ran, and what it last recommended about OTMs. */
+    private long lastBalanceMs;
+    private String lastScaleAdvice = "";
     /** Moves under way (written on the loop, read by the dashboard). */
     private final Map<Long, MoveView> moves = new ConcurrentHashMap<>();
     private volatile long movesDone;
@@ -187,6 +205,9 @@ public final class Master implements AutoCloseable {
                 new ArrayBlockingQueue<>(config.limits().opensInFlightMax() + config.limits().otmsMax()),
                 daemon("master-" + config.masterId() + "-io"));
         this.latch = new LeaderLatch(zk, paths.master(), config.masterId());
+        this.loadWindow = new LoadWindow(config.balance().window());
+        this.policy = new ThresholdPolicy(config.balance().policy());
+        this.moveLedger = new MoveLedger(Math.max(config.balance().policy().cooldownMs(), config.balance().window().windowMs()));
         this.http = new ProtocolServer(ProtocolServerConfig.defaults(config.host(), config.port()), new MasterEndpoint(this));
     }
 
@@ -371,6 +392,8 @@ public final class Master implements AutoCloseable {
         lastHeartbeatMs.put(otmId, clockMs.getAsLong());
         if (request.load() != null) {
             loads.put(otmId, request.load());
+            OtmLoad load = request.load();
+            post(term, () -> loadWindow.report(otmId, clockMs.getAsLong(), load));
         }
         claimSettled(otmId);
         return response;
@@ -476,6 +499,18 @@ public final class Master implements AutoCloseable {
     /** The OTMs being drained; empty on a master that is not active. */
     public List<String> drainingOtms() throws Exception {
         return onLoop(() -> state == null ? List.<String>of() : state.drainingOtms());
+    }
+
+    /**
+     * What the balancer would do now, without doing it ({@code balance --dry-run}).
+     *
+     * @throws IllegalStateException if this master is not the active one
+     */
+    public BalancePlan balancePlan() throws Exception {
+        return onLoop(() -> {
+            requireActive();
+            return planNow(clockMs.getAsLong());
+        });
     }
 
     /** Moves under way, by partition id. */
@@ -939,6 +974,8 @@ public final class Master implements AutoCloseable {
         if (client != null) {
             client.close();
         }
+        loadWindow.otmGone(id);
+        moveLedger.otmLost(id, clockMs.getAsLong());
         apply(myTerm, new ClusterEvent.OtmLost(id));
     }
 
@@ -964,6 +1001,59 @@ public final class Master implements AutoCloseable {
             }
         }
         apply(term, new ClusterEvent.Tick(now));
+        long period = config.balance().periodMs();
+        if (active && period > 0 && now - lastBalanceMs >= period) {
+            lastBalanceMs = now;
+            balance(now);
+        }
+    }
+
+    /** Loop thread: the policy's plan for now. */
+    private BalancePlan planNow(long now) {
+        SortedMap<Long, Placement> placements = new TreeMap<>();
+        for (PartitionView v : state.partitions()) {
+            if (v.record().owner() != null) {
+                placements.put(v.record().partitionId(), new Placement(v.record().owner(), v.state() == PartitionState.SERVING));
+            }
+        }
+        return policy.plan(new BalanceInput(now, loadWindow.view(now), placements, new TreeSet<>(state.liveOtms()),
+                new TreeSet<>(state.drainingOtms()), moveLedger.inFlight(), moveLedger.lastMovedAtMs(now), 0));
+    }
+
+    /**
+     * Loop thread: runs the policy and starts its moves for load. Drains are the state machine's own;
+     * adding and removing OTMs needs a provisioner, so that advice is only reported.
+     */
+    private void balance(long now) {
+        boolean settled;
+        synchronized (claimsPending) {
+            settled = claimsComplete;
+        }
+        if (!settled || failedOtms.stream().anyMatch(state::recovering)) {
+            return; // Recovery first: its reassignments change the picture.
+        }
+        BalancePlan plan = planNow(now);
+        for (Move m : plan.moves()) {
+            if (m.reason() == MoveReason.OVERLOAD) {
+                apply(term, new ClusterEvent.MoveRequested(m.partitionId(), m.toOtm(), "balancer: " + m.why()));
+            }
+        }
+        String advice = plan.otmsToAdd() > 0 ? "add " + plan.otmsToAdd() + " OTM(s)"
+                : plan.otmsToRemove().isEmpty() ? "" : "remove " + plan.otmsToRemove();
+        if (!advice.equals(lastScaleAdvice)) {
+            lastScaleAdvice = advice;
+            if (!advice.isEmpty()) {
+                LOG.info(() -> "balancer advice (no provisioner, not carried out): " + advice);
+                events.record(MasterEvents.Kind.BALANCER_ADVICE, config.masterId(), advice + " (no provisioner: not carried out)");
+            }
+        }
+    }
+
+    private static MoveReason reasonOf(String reason) {
+        if (reason.startsWith("balancer")) {
+            return MoveReason.OVERLOAD;
+        }
+        return reason.startsWith("draining") ? MoveReason.DRAIN : MoveReason.OPERATOR;
     }
 
     // ---------------------------------------------------------------- decisions
@@ -1029,6 +1119,9 @@ public final class Master implements AutoCloseable {
             submit(() -> close(myTerm, c), () -> post(myTerm, () -> apply(myTerm,
                     new ClusterEvent.CloseFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
         } else if (d instanceof Decision.MoveStarted m) {
+            if (!moveLedger.inFlight().containsKey(m.partitionId())) {
+                moveLedger.started(new Move(m.partitionId(), m.from(), m.to(), reasonOf(m.reason()), m.reason()));
+            }
             moves.put(m.partitionId(), new MoveView(m.partitionId(), m.from(), m.to(), m.reason(), System.currentTimeMillis(),
                     System.nanoTime()));
             LOG.info(() -> "moving partition " + m.partitionId() + " from " + m.from() + " to " + m.to() + " (" + m.reason() + ")");
@@ -1036,6 +1129,7 @@ public final class Master implements AutoCloseable {
                     + m.to() + " (" + m.reason() + "): closing at the origin");
         } else if (d instanceof Decision.MoveFinished m) {
             MoveView started = moves.remove(m.partitionId());
+            moveLedger.ended(m.partitionId(), clockMs.getAsLong());
             long ms = started == null ? m.tookMs() : (System.nanoTime() - started.startedNanos()) / 1_000_000;
             movesDone++;
             LOG.info(() -> "partition " + m.partitionId() + " moved from " + m.from() + " to " + m.to() + " in " + ms + " ms");
@@ -1043,6 +1137,7 @@ public final class Master implements AutoCloseable {
                     + m.to() + " in " + ms + " ms (closed, recorded, opened)");
         } else if (d instanceof Decision.MoveAbandoned m) {
             moves.remove(m.partitionId());
+            moveLedger.ended(m.partitionId(), clockMs.getAsLong());
             LOG.warning(() -> "move of partition " + m.partitionId() + " abandoned: " + m.reason());
             events.record(MasterEvents.Kind.MOVE_ABANDONED, "partition " + m.partitionId(), m.reason());
         } else if (d instanceof Decision.MoveRefused m) {

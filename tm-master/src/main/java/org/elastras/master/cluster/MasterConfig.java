@@ -1,6 +1,7 @@
 package org.elastras.master.cluster;
 
 import java.net.URI;
+import org.elastras.master.balance.BalanceConfig;
 import java.util.Objects;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.master.timestamp.TimestampServiceConfig;
@@ -21,10 +22,11 @@ import org.elastras.master.timestamp.TimestampServiceConfig;
  * @param heartbeatTimeoutMs an OTM silent this long is declared failed (fenced, its partitions
  *     reassigned), even while its ZooKeeper session lives
  * @param timestamps the timestamp service's bounds
+ * @param balance when and how the master moves partitions for load on its own
  */
 public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI dfs, int zkSessionTimeoutMs,
         long tickMs, long otmRequestTimeoutMs, ClusterLimits limits, String host, int port, long heartbeatTimeoutMs,
-        TimestampServiceConfig timestamps) {
+        TimestampServiceConfig timestamps, BalanceConfig balance) {
 
     /** Short, so that a standby takes over within about this long after the active master dies. */
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 2_000;
@@ -61,30 +63,37 @@ public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI
             throw new IllegalArgumentException("heartbeatTimeoutMs must be in [100, 600000], got " + heartbeatTimeoutMs);
         }
         Objects.requireNonNull(timestamps, "timestamps");
+        Objects.requireNonNull(balance, "balance");
     }
 
     /** A config with every default. */
     public static MasterConfig defaults(String masterId, String zkConnect, String zkRoot, URI dfs) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_TICK_MS,
                 DEFAULT_OTM_REQUEST_TIMEOUT_MS, ClusterLimits.DEFAULT, "127.0.0.1", 0, DEFAULT_HEARTBEAT_TIMEOUT_MS,
-                TimestampServiceConfig.defaults());
+                TimestampServiceConfig.defaults(), BalanceConfig.DEFAULT);
     }
 
     /** This config listening on {@code host:port}. */
     public MasterConfig withAddress(String host, int port) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
-                host, port, heartbeatTimeoutMs, timestamps);
+                host, port, heartbeatTimeoutMs, timestamps, balance);
     }
 
     /** This config with another heartbeat timeout. */
     public MasterConfig withHeartbeatTimeoutMs(long ms) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
-                host, port, ms, timestamps);
+                host, port, ms, timestamps, balance);
+    }
+
+    /** This config with another balancing. */
+    public MasterConfig withBalance(BalanceConfig b) {
+        return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
+                host, port, heartbeatTimeoutMs, timestamps, b);
     }
 
     /** This config with another ZooKeeper session timeout. */
     public MasterConfig withZkSessionTimeoutMs(int ms) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, ms, tickMs, otmRequestTimeoutMs, limits,
-                host, port, heartbeatTimeoutMs, timestamps);
+                host, port, heartbeatTimeoutMs, timestamps, balance);
     }
 }
