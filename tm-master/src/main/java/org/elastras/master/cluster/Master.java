@@ -67,6 +67,7 @@ import org.elastras.master.balance.Move;
 import org.elastras.master.balance.MoveLedger;
 import org.elastras.master.balance.MoveReason;
 import org.elastras.master.balance.Placement;
+import org.elastras.master.balance.Provisioner;
 import org.elastras.master.balance.ThresholdPolicy;
 import org.elastras.master.timestamp.RejectedReportException;
 import org.elastras.master.timestamp.TimestampService;
@@ -170,6 +171,13 @@ public final class Master implements AutoCloseable {
     private final BalancePolicy policy;
     /** Loop thread: moves under way and recent ones, for the policy's cooldowns. */
     private final MoveLedger moveLedger;
+    /** Adds and removes OTMs when the balancer asks; null: its advice is only reported. */
+    private volatile Provisioner provisioner;
+    /** Loop thread: OTMs asked of the provisioner and not answered yet. */
+    private int otmsBeingAdded;
+    /** Loop thread: OTMs being drained to be removed, and those whose removal was asked. */
+    private final Set<String> toRemove = new TreeSet<>();
+    private final Set<String> removing = new TreeSet<>();
     /** Loop thread: when the policy last ran, and what it last recommended about OTMs. */
     private long lastBalanceMs;
     private String lastScaleAdvice = "";
@@ -682,6 +690,9 @@ public final class Master implements AutoCloseable {
         rebuild = Rebuild.IDLE;
         rebuildLoading = false;
         moves.clear();
+        toRemove.clear();
+        removing.clear();
+        otmsBeingAdded = 0;
         partitionIdsUsed = CatalogSchemas.FIRST_META_PARTITION_ID;
         schemas.clear();
         lastHeartbeatMs.clear();
@@ -968,8 +979,13 @@ public final class Master implements AutoCloseable {
         if (state == null || !state.liveOtms().contains(id)) {
             return; // Already declared failed (its znode vanishes when it is fenced).
         }
-        LOG.warning(() -> "OTM " + id + " is gone: fencing it, then reassigning its partitions");
-        events.record(MasterEvents.Kind.OTM_LOST, id, "gone: fencing it, then reassigning its partitions");
+        if (removing.contains(id)) {
+            LOG.info(() -> "OTM " + id + " was removed as the balancer asked; fencing its log all the same");
+            events.record(MasterEvents.Kind.OTM_REMOVED, id, "stopped as the balancer asked");
+        } else {
+            LOG.warning(() -> "OTM " + id + " is gone: fencing it, then reassigning its partitions");
+            events.record(MasterEvents.Kind.OTM_LOST, id, "gone: fencing it, then reassigning its partitions");
+        }
         OtmClient client = clients.remove(id);
         if (client != null) {
             client.close();
@@ -1008,6 +1024,14 @@ public final class Master implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets the balancer add and remove OTMs through {@code p} (the master does not close it). Run it
+     * in a process that outlives this master's failovers, or give every master one.
+     */
+    public void provisionWith(Provisioner p) {
+        provisioner = Objects.requireNonNull(p, "provisioner");
+    }
+
     /** Loop thread: the policy's plan for now. */
     private BalancePlan planNow(long now) {
         SortedMap<Long, Placement> placements = new TreeMap<>();
@@ -1017,7 +1041,7 @@ public final class Master implements AutoCloseable {
             }
         }
         return policy.plan(new BalanceInput(now, loadWindow.view(now), placements, new TreeSet<>(state.liveOtms()),
-                new TreeSet<>(state.drainingOtms()), moveLedger.inFlight(), moveLedger.lastMovedAtMs(now), 0));
+                new TreeSet<>(state.drainingOtms()), moveLedger.inFlight(), moveLedger.lastMovedAtMs(now), otmsBeingAdded));
     }
 
     /**
@@ -1038,6 +1062,11 @@ public final class Master implements AutoCloseable {
                 apply(term, new ClusterEvent.MoveRequested(m.partitionId(), m.toOtm(), "balancer: " + m.why()));
             }
         }
+        Provisioner p = provisioner;
+        if (p != null) {
+            provision(p, plan);
+            return;
+        }
         String advice = plan.otmsToAdd() > 0 ? "add " + plan.otmsToAdd() + " OTM(s)"
                 : plan.otmsToRemove().isEmpty() ? "" : "remove " + plan.otmsToRemove();
         if (!advice.equals(lastScaleAdvice)) {
@@ -1045,6 +1074,51 @@ public final class Master implements AutoCloseable {
             if (!advice.isEmpty()) {
                 LOG.info(() -> "balancer advice (no provisioner, not carried out): " + advice);
                 events.record(MasterEvents.Kind.BALANCER_ADVICE, config.masterId(), advice + " (no provisioner: not carried out)");
+            }
+        }
+    }
+
+    /**
+     * Loop thread: carries out the plan's advice on OTMs: asks for new ones (they join through
+     * ZooKeeper and the balancer moves load to them), drains the ones to remove and, once one owns
+     * nothing, asks for its removal.
+     */
+    private void provision(Provisioner p, BalancePlan plan) {
+        long myTerm = term;
+        for (int i = 0; i < plan.otmsToAdd() && otmsBeingAdded < p.pendingMax(); i++) {
+            otmsBeingAdded++;
+            events.record(MasterEvents.Kind.OTM_REQUESTED, config.masterId(), "balancer: adding an OTM (" + plan.notes() + ")");
+            p.addOtm().whenComplete((id, failure) -> post(myTerm, () -> {
+                otmsBeingAdded--;
+                if (failure != null) {
+                    LOG.log(Level.WARNING, "adding an OTM failed", failure);
+                    events.record(MasterEvents.Kind.OTM_REQUESTED, config.masterId(), "adding an OTM failed: "
+                            + failure.getMessage());
+                } else {
+                    LOG.info(() -> "the provisioner started OTM " + id);
+                }
+            }));
+        }
+        for (String id : plan.otmsToRemove()) {
+            if (toRemove.add(id)) {
+                events.record(MasterEvents.Kind.OTM_DRAINING, id, "balancer: draining it to remove it");
+                apply(myTerm, new ClusterEvent.DrainRequested(id, true));
+            }
+        }
+        for (String id : List.copyOf(toRemove)) {
+            boolean owns = state.partitions().stream().anyMatch(v -> id.equals(v.record().owner())
+                    && v.state() != PartitionState.UNASSIGNED && v.state() != PartitionState.AWAITING_FENCE);
+            if (!state.liveOtms().contains(id)) {
+                toRemove.remove(id);
+                removing.remove(id);
+            } else if (!owns && removing.add(id)) {
+                events.record(MasterEvents.Kind.OTM_REMOVED, id, "drained: asking the provisioner to stop it");
+                p.removeOtm(id).whenComplete((v, failure) -> post(myTerm, () -> {
+                    if (failure != null) {
+                        removing.remove(id);
+                        LOG.log(Level.WARNING, "removing OTM " + id + " failed", failure);
+                    }
+                }));
             }
         }
     }
