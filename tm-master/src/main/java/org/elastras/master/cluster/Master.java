@@ -175,6 +175,8 @@ public final class Master implements AutoCloseable {
     private volatile Provisioner provisioner;
     /** Loop thread: OTMs asked of the provisioner and not answered yet. */
     private int otmsBeingAdded;
+    /** Loop thread: when an OTM the balancer asked for last came up (no scale-in for a while after). */
+    private long lastOtmAddedMs = Long.MIN_VALUE / 2;
     /** Loop thread: OTMs being drained to be removed, and those whose removal was asked. */
     private final Set<String> toRemove = new TreeSet<>();
     private final Set<String> removing = new TreeSet<>();
@@ -194,6 +196,8 @@ public final class Master implements AutoCloseable {
     }
 
     /** The timestamp claim that stays pending until the rebuild has found every failed OTM. */
+    /** After the balancer added an OTM, how many load windows pass before it may remove one. */
+    private static final int SCALE_IN_HOLD_WINDOWS = 3;
     private static final String REBUILD_CLAIM = "(rebuilding the catalog)";
     private static final SchemaSpec ROOT_SPEC = SchemaSpec.of(CatalogSchemas.root());
     private static final SchemaSpec META_SPEC = SchemaSpec.of(CatalogSchemas.meta());
@@ -1095,11 +1099,16 @@ public final class Master implements AutoCloseable {
                     events.record(MasterEvents.Kind.OTM_REQUESTED, config.masterId(), "adding an OTM failed: "
                             + failure.getMessage());
                 } else {
+                    lastOtmAddedMs = clockMs.getAsLong();
                     LOG.info(() -> "the provisioner started OTM " + id);
                 }
             }));
         }
-        for (String id : plan.otmsToRemove()) {
+        // Stabilization: a new OTM starting up slows everything on a small machine, which can look
+        // like the load went away; no scale-in until a few windows after the last scale-out.
+        long now = clockMs.getAsLong();
+        boolean settledSinceAdd = now - lastOtmAddedMs >= SCALE_IN_HOLD_WINDOWS * config.balance().window().windowMs();
+        for (String id : settledSinceAdd && otmsBeingAdded == 0 ? plan.otmsToRemove() : List.<String>of()) {
             if (toRemove.add(id)) {
                 events.record(MasterEvents.Kind.OTM_DRAINING, id, "balancer: draining it to remove it");
                 apply(myTerm, new ClusterEvent.DrainRequested(id, true));
