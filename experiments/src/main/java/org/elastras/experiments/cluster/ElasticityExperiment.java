@@ -54,7 +54,11 @@ import org.elastras.master.local.LocalProvisioner;
  * end every account must hold exactly its acknowledged increments (outcome-unknown ones aside).
  * Writes {@code elasticity.csv}, {@code elasticity.json} and {@code elasticity.png}.
  *
- * <p>Arguments (all optional): {@code --out DIR --partitions N --threads LOW,HIGH --phases S1,S2,S3
+ * <p>The load is paced (open loop): {@value #WORKERS} client threads share a schedule of
+ * transaction start times at the phase's rate, so the offered load does not depend on latency.
+ * Phases: low rate, high rate, low rate.
+ *
+ * <p>Arguments (all optional): {@code --out DIR --partitions N --rates LOW,HIGH --phases S1,S2,S3
  * --upper RPS --lower RPS --otms-max N}.
  */
 public final class ElasticityExperiment {
@@ -62,8 +66,9 @@ public final class ElasticityExperiment {
     private static final Pattern MOVE_MS = Pattern.compile(" in (\\d+) ms");
     private static final int ACCOUNTS_PER_PARTITION = 64;
     private static final int ACCOUNT_SPAN = 1_000;
+    private static final int WORKERS = 24;
 
-    private record Second(int t, int threads, long commits, double p50Ms, double p99Ms, double maxMs, int otms,
+    private record Second(int t, int rate, long commits, double p50Ms, double p99Ms, double maxMs, int otms,
             long movesFinished, boolean moving) {
     }
 
@@ -74,12 +79,12 @@ public final class ElasticityExperiment {
         Map<String, String> o = options(args);
         Path out = Path.of(o.getOrDefault("out", "experiments/results"));
         int partitions = Integer.parseInt(o.getOrDefault("partitions", "8"));
-        String[] threads = o.getOrDefault("threads", "2,12").split(",");
-        int low = Integer.parseInt(threads[0]);
-        int high = Integer.parseInt(threads[1]);
+        String[] rates = o.getOrDefault("rates", "80,450").split(",");
+        int low = Integer.parseInt(rates[0].trim());
+        int high = Integer.parseInt(rates[1].trim());
         String[] phases = o.getOrDefault("phases", "20,60,60").split(",");
         double upper = Double.parseDouble(o.getOrDefault("upper", "250"));
-        double lower = Double.parseDouble(o.getOrDefault("lower", "60"));
+        double lower = Double.parseDouble(o.getOrDefault("lower", "150"));
         int otmsMax = Integer.parseInt(o.getOrDefault("otms-max", "3"));
         System.setProperty("java.awt.headless", "true");
 
@@ -115,13 +120,14 @@ public final class ElasticityExperiment {
                 long eventsFrom = master.events().lastSequence();
 
                 AtomicInteger active = new AtomicInteger(low);
+                AtomicLong nextStart = new AtomicLong(System.nanoTime());
                 AtomicLong commits = new AtomicLong();
                 Recorder latency = new Recorder(3);
                 List<Thread> workers = new ArrayList<>();
                 java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-                for (int i = 0; i < high; i++) {
+                for (int i = 0; i < WORKERS; i++) {
                     int index = i;
-                    Thread w = new Thread(() -> work(client, index, active, stop, partitions, commits, latency,
+                    Thread w = new Thread(() -> work(client, index, active, nextStart, stop, partitions, commits, latency,
                             acknowledged, unknown, errors), "client-" + i);
                     w.setDaemon(true);
                     w.start();
@@ -144,8 +150,8 @@ public final class ElasticityExperiment {
                                 interval.getMaxValue() / 1_000.0, otms, master.movesFinished(), !master.moves().isEmpty());
                         lastCommits = c;
                         seconds.add(row);
-                        System.out.printf("t=%3ds threads=%2d txn/s=%5d p50=%6.1fms p99=%7.1fms otms=%d moves=%d%s%n",
-                                row.t(), row.threads(), row.commits(), row.p50Ms(), row.p99Ms(), row.otms(),
+                        System.out.printf("t=%3ds rate=%4d txn/s=%5d p50=%6.1fms p99=%7.1fms otms=%d moves=%d%s%n",
+                                row.t(), row.rate(), row.commits(), row.p50Ms(), row.p99Ms(), row.otms(),
                                 row.movesFinished(), row.moving() ? " (moving)" : "");
                     }
                 }
@@ -172,15 +178,23 @@ public final class ElasticityExperiment {
         write(out, o, seconds, moveMs, errors, checked);
     }
 
-    /** One client thread: increments random accounts while its index is below the active count. */
-    private static void work(ElasTrasClient client, int index, AtomicInteger active,
+    /**
+     * One client thread: takes the next start time of the shared schedule ({@code rate} per
+     * second), waits for it and runs one transaction incrementing a random account. A schedule that
+     * fell more than a second behind skips ahead instead of bursting.
+     */
+    private static void work(ElasTrasClient client, int index, AtomicInteger rate, AtomicLong nextStart,
             java.util.concurrent.atomic.AtomicBoolean stop, int partitions, AtomicLong commits, Recorder latency,
             Map<Integer, LongAdder> acknowledged, Map<Integer, LongAdder> unknown, List<String> errors) {
         Random random = new Random(index);
         while (!stop.get()) {
-            if (index >= active.get()) {
-                sleep(20);
-                continue;
+            long interval = 1_000_000_000L / Math.max(1, rate.get());
+            long now = System.nanoTime();
+            long slot = nextStart.getAndUpdate(n -> Math.max(n, now - 1_000_000_000L) + interval);
+            slot = Math.max(slot, now - 1_000_000_000L);
+            long waitNanos = slot - now;
+            if (waitNanos > 0) {
+                sleep(waitNanos / 1_000_000);
             }
             int account = random.nextInt(partitions) * ACCOUNT_SPAN + random.nextInt(ACCOUNTS_PER_PARTITION);
             long started = System.nanoTime();
@@ -228,9 +242,9 @@ public final class ElasticityExperiment {
     private static void write(Path out, Map<String, String> options, List<Second> seconds, List<Long> moveMs,
             List<String> errors, long[] checked) throws Exception {
         Files.createDirectories(out);
-        StringBuilder csv = new StringBuilder("t_s,client_threads,txn_per_s,p50_ms,p99_ms,max_ms,live_otms,moves_finished,moving\n");
+        StringBuilder csv = new StringBuilder("t_s,offered_txn_per_s,txn_per_s,p50_ms,p99_ms,max_ms,live_otms,moves_finished,moving\n");
         for (Second s : seconds) {
-            csv.append(String.format("%d,%d,%d,%.2f,%.2f,%.2f,%d,%d,%b%n", s.t(), s.threads(), s.commits(), s.p50Ms(),
+            csv.append(String.format("%d,%d,%d,%.2f,%.2f,%.2f,%d,%d,%b%n", s.t(), s.rate(), s.commits(), s.p50Ms(),
                     s.p99Ms(), s.maxMs(), s.otms(), s.movesFinished(), s.moving()));
         }
         Files.writeString(out.resolve("elasticity.csv"), csv.toString(), StandardCharsets.UTF_8);
@@ -290,9 +304,9 @@ public final class ElasticityExperiment {
         List<Double> p99 = movingAverage(seconds, Second::p99Ms, 5);
         panel(g, 60, 20, width - 120, 300, n, "txn/s (blue, left) and p99 latency ms, 5 s moving average (red, right)",
                 List.of(series(seconds, s -> s.commits()), p99), List.of(Color.BLUE, Color.RED), List.of(false, true));
-        panel(g, 60, 360, width - 120, 160, n, "live OTMs (green) and active client threads / 4 (grey)",
-                List.of(series(seconds, s -> s.otms()), series(seconds, s -> s.threads() / 4.0)),
-                List.of(new Color(0, 140, 0), Color.GRAY), List.of(false, false));
+        panel(g, 60, 360, width - 120, 160, n, "live OTMs (green, left) and offered txn/s (grey, right)",
+                List.of(series(seconds, s -> s.otms()), series(seconds, s -> s.rate())),
+                List.of(new Color(0, 140, 0), Color.GRAY), List.of(false, true));
         g.setColor(Color.BLACK);
         g.drawString("seconds", width / 2, height - 10);
         g.dispose();
@@ -381,7 +395,7 @@ public final class ElasticityExperiment {
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected --name value pairs, got " + String.join(" ", args)
-                        + "; names: out, partitions, threads, phases, upper, lower, otms-max");
+                        + "; names: out, partitions, rates, phases, upper, lower, otms-max");
             }
             out.put(args[i].substring(2), args[++i]);
         }
