@@ -41,6 +41,20 @@ function bytes(n) {
   return (n / (1024 * 1024)).toFixed(0) + " MiB";
 }
 
+function millis(micros) {
+  if (micros === null || micros === undefined) { return "–"; }
+  const ms = micros / 1000;
+  return (ms < 10 ? ms.toFixed(2) : ms.toFixed(0)) + " ms";
+}
+
+function latencyText(latency) {
+  return latency ? millis(latency.p50Micros) + " / " + millis(latency.p99Micros) : "–";
+}
+
+function elapsed(ms) {
+  return ms < 10000 ? (ms / 1000).toFixed(1) + " s" : Math.round(ms / 1000) + " s";
+}
+
 function token() { return $("admin-token").value.trim(); }
 
 function headers(json) {
@@ -104,11 +118,17 @@ function render(o) {
   $("issued-cts").textContent = fmt(o.timestamps.issuedCts, 0);
   $("snapshot-cts").textContent = fmt(o.timestamps.snapshotCts, 0);
   $("snapshot-lag").textContent = fmt(o.timestamps.snapshotLagCts, 0);
-  $("placeholder-moves").textContent = o.placeholders.movesInFlight;
-  $("placeholder-latency").textContent = o.placeholders.latencyPercentiles;
+  $("moves-in-flight").textContent = s.movesInFlight;
+  $("moves-finished").textContent = s.movesFinished + " finished"
+    + (o.moves.drainingOtms.length > 0 ? ", draining " + o.moves.drainingOtms.join(", ") : "");
+  $("latency-p50-p99").textContent = latencyText(s.latency);
+  $("latency-commits").textContent = s.latency ? "over " + fmt(s.latency.commits, 0) + " commits, max " + millis(s.latency.maxMicros)
+    : "no commits reported in the last interval";
   renderOtms(o.otms);
   renderMap(o.partitions, o.otms);
   renderHot(o.hotPartitions);
+  renderMoves(o.moves);
+  renderBalancer(o.balancer);
   renderDatabases(o.databases);
   renderEvents(o.events);
   renderCharts(o.series.samples, o.otms);
@@ -118,17 +138,23 @@ function render(o) {
 function renderOtms(otms) {
   const tbody = $("otm-table").querySelector("tbody");
   tbody.replaceChildren(...otms.map(t => {
-    const tr = el("tr", { "data-otm": t.otmId });
+    const tr = el("tr", { "data-otm": t.otmId, "data-draining": String(t.draining) });
+    const live = t.liveness !== "failed" && t.liveness !== "recovering";
+    const drain = live ? el("button", { class: "drain", "data-otm": t.otmId, "data-drain": String(!t.draining), type: "button" },
+      t.draining ? "Stop drain" : "Drain") : "";
     tr.append(
       el("td", { class: "otm-id" }, t.otmId),
-      el("td", { class: "liveness liveness-" + t.liveness }, t.liveness),
+      el("td", { class: "liveness liveness-" + t.liveness }, t.liveness + (t.draining ? ", draining" : "")),
       el("td", { class: "mono" }, t.address || "–"),
       el("td", { class: "num" }, t.msSinceHeartbeat === null ? "–" : t.msSinceHeartbeat + " ms ago"),
       el("td", { class: "num otm-partitions" }, t.partitions),
       el("td", { class: "num otm-commits" }, fmt(t.commitsPerSecond)),
       el("td", { class: "num" }, fmt(t.abortsPerSecond)),
+      el("td", { class: "num" }, fmt(t.beginsPerSecond)),
+      el("td", { class: "num otm-latency" }, latencyText(t.latency)),
       el("td", { class: "num" }, t.cpuLoad === null ? "–" : (t.cpuLoad * 100).toFixed(0) + " %"),
-      el("td", { class: "num" }, t.heapUsedBytes === null ? "–" : bytes(t.heapUsedBytes) + " / " + bytes(t.heapMaxBytes)));
+      el("td", { class: "num" }, t.heapUsedBytes === null ? "–" : bytes(t.heapUsedBytes) + " / " + bytes(t.heapMaxBytes)),
+      el("td", {}, drain));
     return tr;
   }));
 }
@@ -143,29 +169,37 @@ function heat(rate, max) {
 function renderMap(partitions, otms) {
   const max = Math.max(0, ...partitions.map(p => p.commitsPerSecond || 0));
   const owners = new Map();
-  for (const t of otms) { if (t.liveness !== "failed" && t.liveness !== "recovering") { owners.set(t.otmId, []); } }
+  const draining = new Set();
+  for (const t of otms) {
+    if (t.liveness !== "failed" && t.liveness !== "recovering") { owners.set(t.otmId, []); }
+    if (t.draining) { draining.add(t.otmId); }
+  }
   const unowned = [];
   for (const p of partitions) {
     if (p.state === "SERVING" && owners.has(p.owner)) { owners.get(p.owner).push(p); } else { unowned.push(p); }
   }
   const columns = [];
-  for (const [otmId, list] of owners) { columns.push(column(otmId, otmId, list, max)); }
+  for (const [otmId, list] of owners) {
+    columns.push(column(otmId, otmId + (draining.has(otmId) ? " — draining" : ""), list, max, draining.has(otmId)));
+  }
   if (unowned.length > 0) { columns.push(column("", "not serving", unowned, max)); }
   $("partition-map").replaceChildren(...columns);
 }
 
-function column(otmId, title, list, max) {
-  const div = el("div", { class: "owner", "data-owner": otmId });
+function column(otmId, title, list, max, draining) {
+  const div = el("div", { class: "owner" + (draining ? " draining" : ""), "data-owner": otmId });
   div.append(el("h3", {}, title + " (" + list.length + ")"));
   for (const p of list) {
     const box = el("span", {
-      class: "partition" + (p.state === "SERVING" ? "" : " not-serving"),
+      class: "partition" + (p.state === "SERVING" ? "" : " not-serving") + (p.movingTo ? " moving" : ""),
       "data-partition": p.partitionId, "data-database": p.database, "data-state": p.state,
       style: "background:" + heat(p.commitsPerSecond, max),
       title: p.database + " #" + p.partitionId + " [" + (p.startKey ? JSON.stringify(p.startKey) : "-inf") + ", "
         + (p.endKey ? JSON.stringify(p.endKey) : "+inf") + ") " + p.state + " on " + (p.owner || "nobody")
-        + " epoch " + p.epoch + ", " + fmt(p.commitsPerSecond) + " commits/s"
-    }, p.database + " #" + p.partitionId + (p.state === "SERVING" ? "" : " " + p.state.toLowerCase()));
+        + " epoch " + p.epoch + ", " + fmt(p.commitsPerSecond) + " commits/s, latency p50/p99 " + latencyText(p.latency)
+        + (p.storeBytes === null ? "" : ", " + bytes(p.storeBytes))
+    }, p.database + " #" + p.partitionId + (p.state === "SERVING" ? "" : " " + p.state.toLowerCase())
+      + (p.movingTo ? " → " + p.movingTo : ""));
     div.append(box);
   }
   return div;
@@ -174,15 +208,39 @@ function column(otmId, title, list, max) {
 function renderHot(hot) {
   const tbody = $("hot-table").querySelector("tbody");
   if (hot.length === 0) {
-    tbody.replaceChildren(el("tr", {}, el("td", { colspan: "5", class: "hint" }, "no commits in the last interval")));
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: "6", class: "hint" }, "no commits in the last interval")));
     return;
   }
   tbody.replaceChildren(...hot.map(h => {
     const tr = el("tr", { "data-partition": h.partitionId });
     tr.append(el("td", {}, "#" + h.partitionId), el("td", {}, h.database || "–"), el("td", {}, h.otmId),
-      el("td", { class: "num" }, fmt(h.commitsPerSecond)), el("td", { class: "num" }, fmt(h.abortsPerSecond)));
+      el("td", { class: "num" }, fmt(h.commitsPerSecond)), el("td", { class: "num" }, fmt(h.abortsPerSecond)),
+      el("td", { class: "num" }, h.latency ? millis(h.latency.p99Micros) : "–"));
     return tr;
   }));
+}
+
+function renderMoves(moves) {
+  const tbody = $("move-table").querySelector("tbody");
+  if (moves.inFlight.length === 0) {
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: "6", class: "hint" }, "no move under way (" + moves.finished
+      + " finished by this master)")));
+  } else {
+    tbody.replaceChildren(...moves.inFlight.map(m => {
+      const tr = el("tr", { "data-partition": m.partitionId });
+      const phase = m.phase === "CLOSING" ? "closing on " + m.from : m.phase === "SERVING" ? "serving on " + m.to
+        : (m.phase || "?").toLowerCase() + " on " + m.to;
+      tr.append(el("td", {}, "#" + m.partitionId), el("td", {}, m.database || "–"), el("td", {}, m.from + " → " + m.to),
+        el("td", {}, m.reason), el("td", {}, phase), el("td", { class: "num" }, elapsed(m.elapsedMs)));
+      return tr;
+    }));
+  }
+  $("draining-otms").textContent = moves.drainingOtms.length === 0 ? "no OTM is being drained"
+    : "draining: " + moves.drainingOtms.join(", ");
+}
+
+function renderBalancer(balancer) {
+  $("balancer-plan").textContent = balancer.error ? "unavailable: " + balancer.error : balancer.describe;
 }
 
 function renderDatabases(databases) {
@@ -219,6 +277,12 @@ function renderCharts(samples, otms) {
     span.append(el("i", { style: "background:" + colorOf(id) }), id);
     return span;
   }));
+  const ms = latency => latency ? latency / 1000 : null;
+  drawChart($("latency-chart"), times, [
+    { color: "#1f77b4", values: samples.map(s => s.latency ? ms(s.latency.p50Micros) : null) },
+    { color: "#d62728", values: samples.map(s => s.latency ? ms(s.latency.p99Micros) : null) }]);
+  drawChart($("otm-latency-chart"), times, ids.map(id => ({ color: colorOf(id),
+    values: samples.map(s => s.latencyByOtm[id] ? ms(s.latencyByOtm[id].p99Micros) : null) })));
 }
 
 function drawChart(canvas, times, lines) {
@@ -238,7 +302,7 @@ function drawChart(canvas, times, lines) {
   for (let i = 0; i <= 4; i++) {
     const y = top + (height - top - bottom) * i / 4;
     g.beginPath(); g.moveTo(left, y); g.lineTo(width - right, y); g.stroke();
-    g.fillText(fmt(max * (4 - i) / 4, 0), 4, y + 4);
+    g.fillText(fmt(max * (4 - i) / 4, max < 10 ? 2 : 0), 4, y + 4);
   }
   if (times.length < 2) {
     g.fillText("waiting for two samples…", left + 10, height / 2);
@@ -310,9 +374,13 @@ function setup() {
     admin("api/admin/partitions/" + encodeURIComponent($("move-partition").value.trim()) + "/move", { to: $("move-target").value.trim() },
       "move partition " + $("move-partition").value.trim());
   });
-  $("drain-form").addEventListener("submit", ev => {
-    ev.preventDefault();
-    admin("api/admin/otms/" + encodeURIComponent($("drain-otm").value.trim()) + "/drain", null, "drain " + $("drain-otm").value.trim());
+  // The OTM table is redrawn every second: one listener on its body serves every row's button.
+  $("otm-table").querySelector("tbody").addEventListener("click", ev => {
+    const button = ev.target.closest("button.drain");
+    if (!button) { return; }
+    const otmId = button.getAttribute("data-otm");
+    const drain = button.getAttribute("data-drain") === "true";
+    admin("api/admin/otms/" + encodeURIComponent(otmId) + "/drain", { drain }, (drain ? "drain " : "stop draining ") + otmId);
   });
   poll();
 }

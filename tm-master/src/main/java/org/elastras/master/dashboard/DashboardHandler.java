@@ -26,6 +26,7 @@ import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.master.cluster.Master;
+import org.elastras.master.cluster.OtmView;
 import org.elastras.master.cluster.PartitionRecord;
 import org.elastras.master.cluster.PartitionView;
 import org.slf4j.Logger;
@@ -57,6 +58,7 @@ final class DashboardHandler extends Handler.Abstract {
     private final boolean openReads;
     private final StaticFiles files;
     private final ObjectMapper json = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    private final AdminRequests requests = new AdminRequests();
     private final ProtocolCodec codec = new ProtocolCodec(BODY_BYTES_MAX, ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT);
 
     DashboardHandler(Master master, DashboardViews views, DashboardConfig config, StaticFiles files) {
@@ -114,7 +116,7 @@ final class DashboardHandler extends Handler.Abstract {
                 requireRead(request);
                 writeText(response, callback, 200, PrometheusText.CONTENT_TYPE, PrometheusText.render(master.masterId(),
                         master.active(), master.otms(), master.partitions(), master.loads(), master.issuedUpToCts(),
-                        master.snapshotCts(), master.events().lastSequence()));
+                        master.snapshotCts(), master.events().lastSequence(), views.metricsExtras()));
                 return;
             }
             default -> {
@@ -145,7 +147,8 @@ final class DashboardHandler extends Handler.Abstract {
             return;
         }
         throw new ApiError(404, "no such path '" + shorten(path) + "'; the dashboard is at /, its API under /api/"
-                + " (summary, otms, partitions, databases, hot, timestamps, series, events, overview), admin actions"
+                + " (summary, otms, partitions, databases, hot, moves, balancer, timestamps, series, events, overview),"
+                + " admin actions"
                 + " under /api/admin/, and /metrics, /health, /ready");
     }
 
@@ -158,13 +161,15 @@ final class DashboardHandler extends Handler.Abstract {
             case "partitions" -> views.partitions();
             case "databases" -> views.databases();
             case "hot" -> views.hot();
+            case "moves" -> views.moves();
+            case "balancer" -> views.balancer();
             case "timestamps" -> views.timestamps();
             case "series" -> views.series();
             case "events" -> views.events(longParameter(query, "after", 0, 0, Long.MAX_VALUE),
                     (int) longParameter(query, "limit", DashboardViews.EVENTS_PER_ANSWER_MAX, 1,
                             DashboardViews.EVENTS_PER_ANSWER_MAX));
             default -> throw new ApiError(404, "no such read '/api/" + shorten(what) + "'; use one of summary, otms,"
-                    + " partitions, databases, hot, timestamps, series, events, overview");
+                    + " partitions, databases, hot, moves, balancer, timestamps, series, events, overview");
         };
     }
 
@@ -177,15 +182,12 @@ final class DashboardHandler extends Handler.Abstract {
             writeJson(response, callback, 201, create(parts[0].equals("tenants"), create));
         } else if (parts.length == 3 && parts[0].equals("partitions") && parts[2].equals("move")) {
             long partitionId = positiveId("partition id", parts[1]);
-            throw new ApiError(501, "moving partition " + partitionId + " is not implemented until issue 8"
-                    + " (the master has no move protocol yet); nothing was changed");
+            AdminRequests.MoveRequest move = requests.move(readBody(request, false, "{\"to\": \"<otmId>\"}"));
+            writeJson(response, callback, 202, move(partitionId, move.to()));
         } else if (parts.length == 3 && parts[0].equals("otms") && parts[2].equals("drain")) {
-            String otmId = parts[1];
-            if (otmId.isEmpty() || otmId.length() > 100) {
-                throw new ApiError(400, "give the OTM id in the path: /api/admin/otms/<otmId>/drain");
-            }
-            throw new ApiError(501, "draining OTM " + otmId + " is not implemented until issue 8"
-                    + " (it needs partition moves); nothing was changed");
+            String otmId = AdminRequests.otmId(parts[1], "the OTM id in the path /api/admin/otms/<otmId>/drain");
+            AdminRequests.DrainRequest drain = requests.drain(readBody(request, true, "{\"drain\": true}"));
+            writeJson(response, callback, 202, drain(otmId, drain.drain()));
         } else {
             throw new ApiError(404, "no such admin action '" + shorten(action) + "'; use POST /api/admin/databases,"
                     + " /api/admin/tenants, /api/admin/partitions/<id>/move or /api/admin/otms/<id>/drain");
@@ -235,12 +237,84 @@ final class DashboardHandler extends Handler.Abstract {
         return out;
     }
 
+    /**
+     * Starts moving {@code partitionId} to {@code to}. Refused, changing nothing: 404 for a partition
+     * that does not exist, 400 for an OTM the master does not know, 409 when the master cannot start
+     * it now (not serving, moving already, the destination owns it, is not live or is draining, the
+     * bound on moves and opens is reached).
+     */
+    private Map<String, Object> move(long partitionId, String to) throws Exception {
+        PartitionView before = master.partitions().stream().filter(v -> v.record().partitionId() == partitionId)
+                .findFirst().orElseThrow(() -> new ApiError(404, "there is no partition " + partitionId
+                        + "; the partitions are listed at /api/partitions"));
+        if (master.otms().stream().noneMatch(o -> o.otmId().equals(to))) {
+            throw new ApiError(400, "there is no OTM '" + shorten(to) + "'; the OTMs are listed at /api/otms");
+        }
+        PartitionView started;
+        try {
+            started = master.movePartition(partitionId, to);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(409, e.getMessage() + "; nothing was changed");
+        } catch (IllegalStateException e) {
+            throw new ApiError(503, e.getMessage());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("partitionId", partitionId);
+        out.put("database", started.record().database());
+        out.put("from", before.record().owner());
+        out.put("to", to);
+        out.put("epoch", started.record().epoch());
+        out.put("state", started.state().name());
+        return out;
+    }
+
+    /** Starts or stops draining {@code otmId}: 404 for an OTM the master does not know, 409 for one not live. */
+    private Map<String, Object> drain(String otmId, boolean drain) throws Exception {
+        OtmView otm = master.otms().stream().filter(o -> o.otmId().equals(otmId)).findFirst()
+                .orElseThrow(() -> new ApiError(404, "there is no OTM '" + shorten(otmId)
+                        + "'; the OTMs are listed at /api/otms"));
+        if (!otm.live()) {
+            throw new ApiError(409, "OTM " + otmId + " is not live (declared failed); its partitions are"
+                    + " recovered elsewhere without a drain");
+        }
+        try {
+            master.drainOtm(otmId, drain);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(409, e.getMessage() + "; nothing was changed");
+        } catch (IllegalStateException e) {
+            throw new ApiError(503, e.getMessage());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("otmId", otmId);
+        out.put("draining", master.drainingOtms().contains(otmId));
+        out.put("partitions", master.partitions().stream().filter(v -> otmId.equals(v.record().owner())).count());
+        return out;
+    }
+
     private CreateDatabaseRequest readCreate(Request request) throws IOException {
+        byte[] body = readBody(request, false, "{\"schema\": {\"name\", \"partitioning\", \"tables\"},"
+                + " \"rootKeyBoundaries\": [...]}");
+        try {
+            return codec.decode(body, CreateDatabaseRequest.class, WireFormat.JSON, "createDatabase");
+        } catch (ElasTrasException e) {
+            throw new ApiError(e.httpStatus() >= 400 && e.httpStatus() < 500 ? e.httpStatus() : 400, e.getMessage());
+        }
+    }
+
+    /**
+     * An admin call's body: JSON ({@code Content-Type}, 415 otherwise) of at most
+     * {@link #BODY_BYTES_MAX} bytes (413). Empty is refused (400, showing {@code example}) unless
+     * {@code emptyAllowed}; an empty body needs no content type.
+     */
+    private static byte[] readBody(Request request, boolean emptyAllowed, String example) throws IOException {
         String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        long declared = request.getLength();
+        if (emptyAllowed && declared == 0) {
+            return new byte[0];
+        }
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(JSON)) {
             throw new ApiError(415, "send the request as " + JSON + ", got Content-Type " + contentType);
         }
-        long declared = request.getLength();
         if (declared > BODY_BYTES_MAX) {
             throw new ApiError(413, "request body is " + declared + " bytes; the limit is " + BODY_BYTES_MAX);
         }
@@ -251,15 +325,10 @@ final class DashboardHandler extends Handler.Abstract {
         if (body.length > BODY_BYTES_MAX) {
             throw new ApiError(413, "request body is over the limit of " + BODY_BYTES_MAX + " bytes");
         }
-        if (body.length == 0) {
-            throw new ApiError(400, "the body is empty; send {\"schema\": {\"name\", \"partitioning\", \"tables\"},"
-                    + " \"rootKeyBoundaries\": [...]}");
+        if (body.length == 0 && !emptyAllowed) {
+            throw new ApiError(400, "the body is empty; send " + example);
         }
-        try {
-            return codec.decode(body, CreateDatabaseRequest.class, WireFormat.JSON, "createDatabase");
-        } catch (ElasTrasException e) {
-            throw new ApiError(e.httpStatus() >= 400 && e.httpStatus() < 500 ? e.httpStatus() : 400, e.getMessage());
-        }
+        return body;
     }
 
     private void requireRead(Request request) {

@@ -53,7 +53,9 @@ public final class DashboardServer implements AutoCloseable {
         connector.setPort(config.port());
         connector.setIdleTimeout(IDLE_TIMEOUT_MS);
         server.addConnector(connector);
-        server.setHandler(new DashboardHandler(master, new DashboardViews(master, history, config.sampleIntervalMs()),
+        server.setHandler(new DashboardHandler(master, new DashboardViews(master, history, config.sampleIntervalMs(),
+                // The clock of the master's MoveView.startedNanos, in this JVM.
+                System::nanoTime),
                 config, StaticFiles.load()));
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dashboard-sampler-" + master.masterId());

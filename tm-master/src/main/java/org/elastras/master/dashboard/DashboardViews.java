@@ -1,27 +1,32 @@
 package org.elastras.master.dashboard;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import org.elastras.catalog.schema.Names;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.TableSpec;
+import org.elastras.master.balance.BalancePlan;
+import org.elastras.master.balance.Move;
 import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterEvents;
+import org.elastras.master.cluster.MoveView;
 import org.elastras.master.cluster.OtmView;
 import org.elastras.master.cluster.PartitionRecord;
 import org.elastras.master.cluster.PartitionView;
 
 /**
  * The answers of the dashboard's read API, as JSON-ready maps and lists, built from what the
- * master knows now and from the {@link MetricsHistory}. Thread-safe: it holds only final references
- * to thread-safe objects; each call reads the master afresh.
+ * master knows now and from the {@link MetricsHistory}. Thread-safe: each call reads the master
+ * afresh; the only state of its own is the cached balance plan, guarded by this.
  *
- * <p>What the master does not know yet is named in {@link #placeholders()} rather than shown as a
- * number: moves in flight (issue 8) and latency percentiles (the OTMs do not report them).
+ * <p>A number nobody measured is null (shown as a dash), never zero: a rate before two samples, a
+ * latency in an interval with no commits.
  */
 final class DashboardViews {
 
@@ -29,15 +34,23 @@ final class DashboardViews {
     static final int EVENTS_PER_ANSWER_MAX = 200;
     /** Most partitions in the hot list. */
     static final int HOT_PARTITIONS_MAX = 10;
+    /** Most moves one answer lists (the master bounds moves in flight far lower). */
+    static final int MOVES_PER_ANSWER_MAX = 1_000;
 
     private final Master master;
     private final MetricsHistory history;
     private final long sampleIntervalMs;
+    /** The clock of {@link MoveView#startedNanos()}: the master's JVM's {@code System.nanoTime}. */
+    private final LongSupplier monotonicNanos;
+    /** Guarded by this: the balance plan, asked of the master at most once a sample interval. */
+    private Map<String, Object> balancer;
+    private long balancerAtNanos;
 
-    DashboardViews(Master master, MetricsHistory history, long sampleIntervalMs) {
+    DashboardViews(Master master, MetricsHistory history, long sampleIntervalMs, LongSupplier monotonicNanos) {
         this.master = master;
         this.history = history;
         this.sampleIntervalMs = sampleIntervalMs;
+        this.monotonicNanos = monotonicNanos;
     }
 
     /** Everything the page shows, in one answer (the page polls this). */
@@ -53,7 +66,8 @@ final class DashboardViews {
         out.put("timestamps", timestamps());
         out.put("series", series());
         out.put("events", events(eventsAfter, EVENTS_PER_ANSWER_MAX));
-        out.put("placeholders", placeholders());
+        out.put("moves", moves(partitions));
+        out.put("balancer", balancer());
         return out;
     }
 
@@ -75,6 +89,10 @@ final class DashboardViews {
 
     List<Map<String, Object>> hot() throws Exception {
         return hot(master.partitions());
+    }
+
+    Map<String, Object> moves() throws Exception {
+        return moves(master.partitions());
     }
 
     private Map<String, Object> summary(List<PartitionView> partitions, List<OtmView> otms) {
@@ -104,12 +122,17 @@ final class DashboardViews {
         MetricsHistory.Sample latest = history.latest();
         out.put("commitsPerSecond", latest == null ? null : latest.commitsPerSecond());
         out.put("abortsPerSecond", latest == null ? null : latest.abortsPerSecond());
+        out.put("beginsPerSecond", latest == null ? null : latest.beginsPerSecond());
+        out.put("latency", latest == null ? null : latest.latency());
+        out.put("movesInFlight", master.moves().size());
+        out.put("movesFinished", master.movesFinished());
         out.put("heartbeatTimeoutMs", master.heartbeatTimeoutMs());
         out.put("lastEventSequence", master.events().lastSequence());
         return out;
     }
 
-    private List<Map<String, Object>> otms(List<OtmView> otms, List<PartitionView> partitions) {
+    private List<Map<String, Object>> otms(List<OtmView> otms, List<PartitionView> partitions) throws Exception {
+        List<String> draining = master.drainingOtms();
         Map<String, OtmLoad> loads = master.loads();
         Map<String, MetricsHistory.OtmRate> rates = history.otmRates();
         List<Map<String, Object>> out = new ArrayList<>();
@@ -118,12 +141,15 @@ final class DashboardViews {
             m.put("otmId", o.otmId());
             m.put("address", o.host() == null ? null : o.host() + ":" + o.port());
             m.put("liveness", liveness(o));
+            m.put("draining", draining.contains(o.otmId()));
             m.put("msSinceHeartbeat", o.msSinceHeartbeat() < 0 ? null : o.msSinceHeartbeat());
             m.put("partitions", partitions.stream().filter(p -> o.otmId().equals(p.record().owner())
                     && o.live()).count());
             MetricsHistory.OtmRate rate = rates.get(o.otmId());
             m.put("commitsPerSecond", rate == null ? null : rate.commitsPerSecond());
             m.put("abortsPerSecond", rate == null ? null : rate.abortsPerSecond());
+            m.put("beginsPerSecond", rate == null ? null : rate.beginsPerSecond());
+            m.put("latency", rate == null ? null : rate.latency());
             OtmLoad load = loads.get(o.otmId());
             m.put("cpuLoad", load == null || load.processCpuLoad() < 0 ? null : load.processCpuLoad());
             m.put("heapUsedBytes", load == null ? null : load.heapUsedBytes());
@@ -149,6 +175,10 @@ final class DashboardViews {
         for (MetricsHistory.PartitionRate r : history.partitionRates()) {
             rates.put(r.partitionId(), r);
         }
+        Map<Long, String> movingTo = new TreeMap<>();
+        for (MoveView move : master.moves()) {
+            movingTo.put(move.partitionId(), move.to());
+        }
         List<Map<String, Object>> out = new ArrayList<>();
         for (PartitionView v : partitions) {
             PartitionRecord r = v.record();
@@ -164,7 +194,11 @@ final class DashboardViews {
             m.put("state", v.state().name());
             m.put("commitsPerSecond", reportedByOwner ? rate.commitsPerSecond() : null);
             m.put("abortsPerSecond", reportedByOwner ? rate.abortsPerSecond() : null);
+            m.put("beginsPerSecond", reportedByOwner ? rate.beginsPerSecond() : null);
             m.put("commits", reportedByOwner ? rate.commits() : null);
+            m.put("storeBytes", reportedByOwner ? rate.storeBytes() : null);
+            m.put("latency", reportedByOwner ? rate.latency() : null);
+            m.put("movingTo", movingTo.get(r.partitionId()));
             out.add(m);
         }
         return out;
@@ -195,9 +229,84 @@ final class DashboardViews {
             m.put("otmId", r.otmId());
             m.put("commitsPerSecond", r.commitsPerSecond());
             m.put("abortsPerSecond", r.abortsPerSecond());
+            m.put("beginsPerSecond", r.beginsPerSecond());
+            m.put("latency", r.latency());
             out.add(m);
         }
         return out;
+    }
+
+    /**
+     * The moves under way (oldest first, with the partition's state as the move's phase: CLOSING on
+     * the origin, then OPENING on the destination), how many this master finished, and the OTMs
+     * being drained.
+     */
+    private Map<String, Object> moves(List<PartitionView> partitions) throws Exception {
+        Map<Long, PartitionView> byId = new TreeMap<>();
+        partitions.forEach(p -> byId.put(p.record().partitionId(), p));
+        long nowNanos = monotonicNanos.getAsLong();
+        List<Map<String, Object>> inFlight = new ArrayList<>();
+        List<MoveView> moves = new ArrayList<>(master.moves());
+        moves.sort(Comparator.comparingLong(MoveView::startedNanos).thenComparingLong(MoveView::partitionId));
+        for (MoveView move : moves.subList(0, Math.min(moves.size(), MOVES_PER_ANSWER_MAX))) {
+            PartitionView p = byId.get(move.partitionId());
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("partitionId", move.partitionId());
+            m.put("database", p == null ? null : p.record().database());
+            m.put("from", move.from());
+            m.put("to", move.to());
+            m.put("reason", move.reason());
+            m.put("phase", p == null ? null : p.state().name());
+            m.put("startedAtMs", move.startedAtMs());
+            m.put("elapsedMs", Math.max(0, (nowNanos - move.startedNanos()) / 1_000_000));
+            inFlight.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("inFlight", inFlight);
+        out.put("finished", master.movesFinished());
+        out.put("drainingOtms", master.drainingOtms());
+        return out;
+    }
+
+    /**
+     * What the balancer would do now (read-only: nothing is carried out), asked of the master at
+     * most once a sample interval however many pages poll.
+     */
+    synchronized Map<String, Object> balancer() throws Exception {
+        long now = monotonicNanos.getAsLong();
+        if (balancer != null && now - balancerAtNanos < sampleIntervalMs * 1_000_000) {
+            return balancer;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        try {
+            BalancePlan plan = master.balancePlan();
+            List<Map<String, Object>> moves = new ArrayList<>();
+            for (Move m : plan.moves()) {
+                Map<String, Object> move = new LinkedHashMap<>();
+                move.put("partitionId", m.partitionId());
+                move.put("from", m.fromOtm());
+                move.put("to", m.toOtm());
+                move.put("reason", m.reason().name());
+                move.put("why", m.why());
+                moves.add(move);
+            }
+            out.put("moves", moves);
+            out.put("otmsToAdd", plan.otmsToAdd());
+            out.put("otmsToRemove", plan.otmsToRemove());
+            out.put("notes", plan.notes());
+            out.put("describe", plan.describe());
+        } catch (IllegalStateException e) {
+            out.put("error", e.getMessage());
+        }
+        balancer = out;
+        balancerAtNanos = now;
+        return out;
+    }
+
+    /** What {@code /metrics} shows besides the master's state. */
+    PrometheusText.Extras metricsExtras() throws Exception {
+        return new PrometheusText.Extras(master.moves(), master.movesFinished(),
+                master.active() ? master.drainingOtms() : List.of(), history.latencyTotals());
     }
 
     Map<String, Object> timestamps() {
@@ -223,14 +332,6 @@ final class DashboardViews {
         MasterEvents events = master.events();
         out.put("lastSequence", events.lastSequence());
         out.put("events", events.after(after, limit));
-        return out;
-    }
-
-    /** What the dashboard cannot show yet, and why: named, never a made-up number. */
-    static Map<String, Object> placeholders() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("movesInFlight", "not tracked: partition moves arrive with issue 8");
-        out.put("latencyPercentiles", "not reported: OTM heartbeats carry no latency histograms yet");
         return out;
     }
 }

@@ -1,11 +1,14 @@
 package org.elastras.master.dashboard;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.elastras.client.protocol.LatencyHistogram;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.PartitionLoad;
+import org.elastras.master.cluster.MoveView;
 import org.elastras.master.cluster.OtmView;
 import org.elastras.master.cluster.PartitionState;
 import org.elastras.master.cluster.PartitionView;
@@ -13,17 +16,35 @@ import org.elastras.master.cluster.PartitionView;
 /**
  * Writes the master's metrics in the Prometheus text exposition format (version 0.0.4): one
  * {@code # HELP} and {@code # TYPE} line per metric, then its samples. Stateless.
+ *
+ * <p>Commit latency is a Prometheus histogram per OTM, {@code elastras_otm_commit_latency_seconds},
+ * summed from the heartbeat histograms the dashboard saw ({@link MetricsHistory#latencyTotals}).
+ * Its {@code le} bounds are powers of two in microseconds, which are bounds of the heartbeat's
+ * log-linear buckets too, so each cumulative count is exact: values are whole microseconds, and
+ * one below {@code 2^k} µs is at most {@code 2^k} µs. It has no {@code _sum}: the heartbeats carry
+ * buckets, not sums, and a sum made up from bucket midpoints would be a guess.
  */
 final class PrometheusText {
 
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** The smallest and largest finite {@code le} bound, as powers of two of microseconds: 128 µs to 16.8 s. */
+    static final int LATENCY_LE_EXPONENT_MIN = 7;
+    static final int LATENCY_LE_EXPONENT_MAX = 24;
+
+    /**
+     * What one scrape shows besides the master's state: the moves under way, the moves finished,
+     * the OTMs being drained, and the latency histograms summed so far.
+     */
+    record Extras(List<MoveView> moves, long movesFinished, List<String> drainingOtms,
+            List<MetricsHistory.LatencyTotal> latencyTotals) {
+    }
 
     private PrometheusText() {
     }
 
     /** The exposition for one scrape. */
     static String render(String masterId, boolean active, List<OtmView> otms, List<PartitionView> partitions,
-            Map<String, OtmLoad> loads, long issuedCts, long snapshotCts, long eventsTotal) {
+            Map<String, OtmLoad> loads, long issuedCts, long snapshotCts, long eventsTotal, Extras extras) {
         StringBuilder out = new StringBuilder(4_096);
         String master = "master=\"" + escape(masterId) + "\"";
         metric(out, "elastras_master_active", "gauge", "1 if this master is the active one, else 0");
@@ -64,6 +85,32 @@ final class PrometheusText {
                 sample(out, "elastras_partition_aborts_total", labels(otm, p), p.aborts());
             }
         });
+        metric(out, "elastras_partition_begins_total", "counter",
+                "transactions begun on a partition (requests: interactive begins, procedure attempts) since its OTM"
+                        + " opened it");
+        sorted.forEach((otm, load) -> {
+            for (PartitionLoad p : load.partitions()) {
+                sample(out, "elastras_partition_begins_total", labels(otm, p), p.begins());
+            }
+        });
+        metric(out, "elastras_partition_store_bytes", "gauge", "a partition store's size: memtables plus SSTables");
+        sorted.forEach((otm, load) -> {
+            for (PartitionLoad p : load.partitions()) {
+                sample(out, "elastras_partition_store_bytes", labels(otm, p), p.storeBytes());
+            }
+        });
+        metric(out, "elastras_moves_in_flight", "gauge", "partition moves under way");
+        sample(out, "elastras_moves_in_flight", "", extras.moves().size());
+        metric(out, "elastras_moves_finished_total", "counter", "partition moves this master process finished");
+        sample(out, "elastras_moves_finished_total", master, extras.movesFinished());
+        metric(out, "elastras_otm_draining", "gauge", "1 for an OTM being drained (its partitions move away)");
+        for (OtmView o : otms) {
+            if (o.live()) {
+                sample(out, "elastras_otm_draining", "otm=\"" + escape(o.otmId()) + "\"",
+                        extras.drainingOtms().contains(o.otmId()) ? 1 : 0);
+            }
+        }
+        latency(out, extras.latencyTotals());
         metric(out, "elastras_otm_heap_used_bytes", "gauge", "the OTM's Java heap in use");
         sorted.forEach((otm, load) -> sample(out, "elastras_otm_heap_used_bytes", "otm=\"" + escape(otm) + "\"",
                 load.heapUsedBytes()));
@@ -75,6 +122,28 @@ final class PrometheusText {
             }
         });
         return out.toString();
+    }
+
+    private static void latency(StringBuilder out, List<MetricsHistory.LatencyTotal> totals) {
+        String name = "elastras_otm_commit_latency_seconds";
+        metric(out, name, "histogram", "begin-to-commit latency of the transactions an OTM committed, from the"
+                + " heartbeat reports this master's dashboard saw");
+        for (MetricsHistory.LatencyTotal t : totals) {
+            String otm = "otm=\"" + escape(t.otmId()) + "\"";
+            long[] buckets = t.buckets();
+            int bucket = 0;
+            long below = 0;
+            for (int exponent = LATENCY_LE_EXPONENT_MIN; exponent <= LATENCY_LE_EXPONENT_MAX; exponent++) {
+                long boundMicros = 1L << exponent;
+                while (bucket < buckets.length && LatencyHistogram.bucketUpperMicros(bucket) <= boundMicros) {
+                    below += buckets[bucket++];
+                }
+                String le = new BigDecimal(boundMicros).movePointLeft(6).toPlainString();
+                sample(out, name + "_bucket", otm + ",le=\"" + le + "\"", below);
+            }
+            sample(out, name + "_bucket", otm + ",le=\"+Inf\"", t.count());
+            sample(out, name + "_count", otm, t.count());
+        }
     }
 
     private static String labels(String otm, PartitionLoad p) {

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dashboard's HTTP API against a running cluster: the JSON answers say what the master knows
  * (asserted against the master itself), counters move while a workload runs, admin actions need
- * the token (401 without, 403 wrong), bad input is a 4xx with a message and changes nothing, moves
- * and drains answer 501, a standby points to the active master, and {@code /metrics} is
- * Prometheus text.
+ * the token (401 without, 403 wrong), bad input is a 4xx with a message and changes nothing, a
+ * move through the API ends with the partition serving on the destination under the next epoch, a
+ * drain empties an OTM, a standby points to the active master, and {@code /metrics} is Prometheus
+ * text.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardApiTest {
@@ -281,17 +282,202 @@ class DashboardApiTest {
         });
     }
 
+    /** Each partition's id, owner, epoch and state: what a refused move or drain must leave as it was. */
+    private List<String> placement() throws Exception {
+        return cluster.master.partitions().stream().map(v -> v.record().partitionId() + "@" + v.record().owner() + "#"
+                + v.record().epoch() + ":" + v.state()).toList();
+    }
+
+    private PartitionView partition(long id) throws Exception {
+        return cluster.master.partitions().stream().filter(v -> v.record().partitionId() == id).findFirst().orElseThrow();
+    }
+
     @Test
-    void moveAndDrainAnswerNotImplementedUntilIssue8() throws Exception {
-        int partitions = cluster.master.partitions().size();
-        HttpResponse<String> move = cluster.post("/api/admin/partitions/1/move", DashboardTestCluster.TOKEN,
-                "{\"to\": \"otm-2\"}");
-        assertEquals(501, move.statusCode(), move.body());
-        assertTrue(move.body().contains("issue 8"), move.body());
-        HttpResponse<String> drain = cluster.post("/api/admin/otms/otm-1/drain", DashboardTestCluster.TOKEN, "{}");
-        assertEquals(501, drain.statusCode(), drain.body());
-        assertTrue(drain.body().contains("issue 8"), drain.body());
-        assertEquals(partitions, cluster.master.partitions().size());
+    void refusedMovesAndDrainsSayWhyAndChangeNothing() throws Exception {
+        List<String> before = placement();
+        PartitionView shop = cluster.master.partitions().stream()
+                .filter(v -> v.record().database().equals(DashboardTestCluster.SHOP)).findFirst().orElseThrow();
+        long id = shop.record().partitionId();
+        String owner = shop.record().owner();
+        String token = DashboardTestCluster.TOKEN;
+        Map<String, Integer> moves = new java.util.LinkedHashMap<>();
+        moves.put("/api/admin/partitions/999999/move|{\"to\": \"otm-2\"}", 404);
+        moves.put("/api/admin/partitions/" + id + "/move|{\"to\": \"otm-9\"}", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|{\"to\": \"" + owner + "\"}", 409);
+        moves.put("/api/admin/partitions/" + id + "/move|{not json", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|{}", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|[\"otm-2\"]", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|{\"to\": 2}", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|{\"to\": \"\"}", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|{\"to\": \"otm-1\", \"when\": \"now\"}", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|{\"to\": \"" + "x".repeat(101) + "\"}", 400);
+        moves.put("/api/admin/partitions/abc/move|{\"to\": \"otm-2\"}", 400);
+        moves.put("/api/admin/partitions/" + id + "/move|", 400);
+        moves.put("/api/admin/otms/otm-9/drain|{\"drain\": true}", 404);
+        moves.put("/api/admin/otms/otm-1/drain|{\"drain\": \"yes\"}", 400);
+        moves.put("/api/admin/otms/otm-1/drain|{\"drain\": true, \"force\": true}", 400);
+        moves.put("/api/admin/otms/otm-1/drain|[true]", 400);
+        moves.put("/api/admin/otms/otm-1/drain|{\"drain\": tru", 400);
+        for (Map.Entry<String, Integer> c : moves.entrySet()) {
+            String[] pathAndBody = c.getKey().split("\\|", 2);
+            HttpResponse<String> r = cluster.post(pathAndBody[0], token, pathAndBody[1]);
+            assertEquals(c.getValue(), r.statusCode(), c.getKey() + " -> " + r.body());
+            String error = cluster.parse(r.body()).get("error").asText();
+            assertFalse(error.isBlank(), r.body());
+        }
+        HttpResponse<String> unknown = cluster.post("/api/admin/partitions/999999/move", token, "{\"to\": \"otm-2\"}");
+        assertTrue(unknown.body().contains("no partition 999999"), unknown.body());
+        HttpResponse<String> sameOwner = cluster.post("/api/admin/partitions/" + id + "/move", token,
+                "{\"to\": \"" + owner + "\"}");
+        assertTrue(sameOwner.body().contains("serves it already"), sameOwner.body());
+        HttpResponse<String> text = cluster.http().send(java.net.http.HttpRequest.newBuilder(
+                cluster.uri("/api/admin/partitions/" + id + "/move")).header("Content-Type", "text/plain")
+                .header("Authorization", "Bearer " + token)
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"to\": \"otm-2\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(415, text.statusCode(), text.body());
+        assertEquals(405, cluster.get("/api/admin/otms/otm-1/drain", token).statusCode());
+
+        assertEquals(before, placement());
+        assertTrue(cluster.master.moves().isEmpty(), cluster.master.moves().toString());
+        assertTrue(cluster.master.drainingOtms().isEmpty(), cluster.master.drainingOtms().toString());
+    }
+
+    @Test
+    void aMoveThroughTheApiServesOnTheDestinationUnderTheNextEpoch() throws Exception {
+        PartitionView shop = cluster.master.partitions().stream()
+                .filter(v -> v.record().database().equals(DashboardTestCluster.SHOP)).findFirst().orElseThrow();
+        long id = shop.record().partitionId();
+        String from = shop.record().owner();
+        String to = from.equals("otm-1") ? "otm-2" : "otm-1";
+        long finishedBefore = cluster.getJson("/api/moves").get("finished").asLong();
+        HttpResponse<String> r = cluster.post("/api/admin/partitions/" + id + "/move", DashboardTestCluster.TOKEN,
+                "{\"to\": \"" + to + "\"}");
+        assertEquals(202, r.statusCode(), r.body());
+        JsonNode started = cluster.parse(r.body());
+        assertEquals(id, started.get("partitionId").asLong());
+        assertEquals(from, started.get("from").asText());
+        assertEquals(to, started.get("to").asText());
+        assertEquals("CLOSING", started.get("state").asText(), r.body());
+
+        DashboardTestCluster.await("partition " + id + " to serve on " + to, () -> {
+            try {
+                PartitionView v = partition(id);
+                return v.state().name().equals("SERVING") && to.equals(v.record().owner());
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        assertEquals(shop.record().epoch() + 1, partition(id).record().epoch());
+        JsonNode moves = awaitJson("/api/moves", m -> m.get("finished").asLong() > finishedBefore);
+        assertTrue(moves.get("inFlight").isArray(), moves.toString());
+        assertTrue(moves.get("drainingOtms").isArray(), moves.toString());
+        for (JsonNode p : cluster.getJson("/api/partitions")) {
+            if (p.get("partitionId").asLong() == id) {
+                assertEquals(to, p.get("owner").asText());
+                assertEquals(shop.record().epoch() + 1, p.get("epoch").asLong());
+            }
+        }
+        List<String> kinds = new ArrayList<>();
+        cluster.getJson("/api/events").get("events").forEach(e -> {
+            if (e.get("subject").asText().contains(Long.toString(id))) {
+                kinds.add(e.get("kind").asText());
+            }
+        });
+        assertTrue(kinds.contains("MOVE_STARTED") && kinds.contains("MOVE_FINISHED"), kinds.toString());
+    }
+
+    @Test
+    void aDrainEmptiesAnOtmAndCanBeStopped() throws Exception {
+        String drained = "otm-1";
+        HttpResponse<String> r = cluster.post("/api/admin/otms/" + drained + "/drain", DashboardTestCluster.TOKEN, "");
+        assertEquals(202, r.statusCode(), r.body());
+        assertTrue(cluster.parse(r.body()).get("draining").asBoolean(), r.body());
+        try {
+            DashboardTestCluster.await(drained + " to own nothing and every partition to serve", () -> {
+                try {
+                    List<PartitionView> views = cluster.master.partitions();
+                    return views.stream().allMatch(v -> v.state().name().equals("SERVING")
+                            && !drained.equals(v.record().owner()));
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            // The catalog's ROOT (1) and META (2) moved too.
+            assertEquals("otm-2", partition(1).record().owner());
+            assertEquals("otm-2", partition(2).record().owner());
+            JsonNode otm = null;
+            for (JsonNode o : cluster.getJson("/api/otms")) {
+                if (o.get("otmId").asText().equals(drained)) {
+                    otm = o;
+                }
+            }
+            assertNotNull(otm);
+            assertTrue(otm.get("draining").asBoolean(), otm.toString());
+            assertEquals(0, otm.get("partitions").asInt(), otm.toString());
+            assertEquals(List.of(drained), List.of(cluster.getJson("/api/moves").get("drainingOtms").get(0).asText()));
+            // A move onto a draining OTM is refused.
+            long id = cluster.master.partitions().get(0).record().partitionId();
+            HttpResponse<String> onto = cluster.post("/api/admin/partitions/" + id + "/move", DashboardTestCluster.TOKEN,
+                    "{\"to\": \"" + drained + "\"}");
+            assertEquals(409, onto.statusCode(), onto.body());
+            assertTrue(onto.body().contains("drained"), onto.body());
+        } finally {
+            HttpResponse<String> stop = cluster.post("/api/admin/otms/" + drained + "/drain", DashboardTestCluster.TOKEN,
+                    "{\"drain\": false}");
+            assertEquals(202, stop.statusCode(), stop.body());
+            assertFalse(cluster.parse(stop.body()).get("draining").asBoolean(), stop.body());
+        }
+        assertTrue(cluster.master.drainingOtms().isEmpty());
+        List<String> kinds = new ArrayList<>();
+        cluster.getJson("/api/events").get("events").forEach(e -> kinds.add(e.get("kind").asText()));
+        assertTrue(kinds.contains("OTM_DRAINING") && kinds.contains("OTM_DRAINED"), kinds.toString());
+    }
+
+    @Test
+    void theOverviewCarriesMovesTheBalancerPlanAndLatency() throws Exception {
+        cluster.startWorkload();
+        JsonNode o = awaitJson("/api/overview", v -> v.get("summary").get("latency").isObject());
+        for (String key : List.of("summary", "otms", "partitions", "databases", "hotPartitions", "timestamps", "series",
+                "events", "moves", "balancer")) {
+            assertTrue(o.has(key), key + " missing from " + o.fieldNames());
+        }
+        assertFalse(o.has("placeholders"), "nothing is a placeholder any more");
+        JsonNode latency = o.get("summary").get("latency");
+        assertTrue(latency.get("commits").asLong() > 0, latency.toString());
+        assertTrue(latency.get("p50Micros").asLong() > 0, latency.toString());
+        assertTrue(latency.get("p50Micros").asLong() <= latency.get("p99Micros").asLong(), latency.toString());
+        assertTrue(latency.get("p99Micros").asLong() <= latency.get("maxMicros").asLong(), latency.toString());
+        JsonNode samples = o.get("series").get("samples");
+        JsonNode last = samples.get(samples.size() - 1);
+        assertTrue(last.has("latency") && last.has("latencyByOtm") && last.has("beginsPerSecond"), last.toString());
+        JsonNode balancer = o.get("balancer");
+        assertTrue(balancer.get("describe").asText().startsWith("balance plan at "), balancer.toString());
+        assertTrue(balancer.get("moves").isArray() && balancer.get("notes").isArray(), balancer.toString());
+        assertEquals(balancer.get("describe").asText(), cluster.getJson("/api/balancer").get("describe").asText());
+        for (JsonNode p : o.get("partitions")) {
+            assertTrue(p.has("beginsPerSecond") && p.has("latency") && p.has("storeBytes") && p.has("movingTo"),
+                    p.toString());
+        }
+        JsonNode withLatency = awaitJson("/api/otms", otms -> {
+            for (JsonNode t : otms) {
+                if (t.get("latency").isObject() && t.get("beginsPerSecond").asDouble() > 0) {
+                    return true;
+                }
+            }
+            return false;
+        });
+        for (JsonNode t : withLatency) {
+            assertTrue(t.has("draining"), t.toString());
+        }
+        String metrics = cluster.get("/metrics", null).body();
+        assertTrue(metrics.contains("# TYPE elastras_otm_commit_latency_seconds histogram\n"), metrics);
+        assertTrue(Pattern.compile("elastras_otm_commit_latency_seconds_count\\{otm=\"otm-[12]\"} [1-9]")
+                .matcher(metrics).find(), metrics);
+        assertTrue(metrics.contains("le=\"+Inf\""), metrics);
+        assertTrue(metrics.contains("# TYPE elastras_partition_begins_total counter\n"), metrics);
+        assertTrue(metrics.contains("elastras_moves_in_flight "), metrics);
+        assertTrue(metrics.contains("elastras_otm_draining{otm=\"otm-1\"} "), metrics);
     }
 
     @Test

@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.elastras.client.protocol.LatencyHistogram;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.PartitionLoad;
 import org.junit.jupiter.api.Test;
 
-/** Rates from heartbeat counters, with scripted reports and times: no sleeps, no clock. */
+/** Rates and latency from heartbeat reports, with scripted reports and times: no sleeps, no clock. */
 class MetricsHistoryTest {
 
     private static OtmLoad load(PartitionLoad... partitions) {
@@ -81,5 +82,81 @@ class MetricsHistoryTest {
         assertNull(h.latest());
         assertThrows(IllegalArgumentException.class, () -> new MetricsHistory(1));
         assertThrows(IllegalArgumentException.class, () -> h.hottest(-1));
+    }
+
+    /** A histogram of {@code count} commits of {@code micros} each. */
+    private static LatencyHistogram commits(long count, long micros) {
+        long[] buckets = new long[LatencyHistogram.BUCKETS];
+        buckets[LatencyHistogram.bucketOf(micros)] = count;
+        return LatencyHistogram.of(buckets, micros);
+    }
+
+    private static PartitionLoad timed(long id, long commits, LatencyHistogram latency) {
+        return new PartitionLoad(id, commits, 0, commits, 4_096, latency);
+    }
+
+    @Test
+    void latencyMergesTheHistogramsOfEveryPartitionAndOtm() {
+        MetricsHistory h = new MetricsHistory(10);
+        h.record(0, Map.of("otm-1", load(timed(1, 0, null)), "otm-2", load(timed(2, 0, null))), 0, 0);
+        // otm-1: 98 fast commits on partition 1 and 1 slow one on partition 3; otm-2: 1 slower one.
+        h.record(1_000, Map.of("otm-1", load(timed(1, 98, commits(98, 100)), timed(3, 1, commits(1, 50_000))),
+                "otm-2", load(timed(2, 1, commits(1, 9_000)))), 0, 0);
+        MetricsHistory.Sample s = h.latest();
+        MetricsHistory.Latency cluster = s.latency();
+        assertEquals(100, cluster.commits());
+        // Rounded up to the top of its bucket ([96, 112) µs): at most 25% high, never low.
+        assertEquals(111, cluster.p50Micros());
+        assertTrue(cluster.p99Micros() >= 9_000 && cluster.p99Micros() < 9_000 * 1.25, cluster.toString());
+        assertEquals(50_000, cluster.maxMicros());
+        assertEquals(99, s.latencyByOtm().get("otm-1").commits());
+        assertEquals(50_000, s.latencyByOtm().get("otm-1").maxMicros());
+        assertEquals(9_000, s.latencyByOtm().get("otm-2").p50Micros());
+        assertEquals(99.0, s.beginsPerSecond(), 1e-9, "partition 3 is new: a baseline, no rate yet");
+        MetricsHistory.PartitionRate p3 = h.partitionRates().stream().filter(r -> r.partitionId() == 3).findFirst()
+                .orElseThrow();
+        assertEquals(50_000, p3.latency().p99Micros());
+        assertEquals(4_096, p3.storeBytes());
+        assertEquals(99, h.otmRates().get("otm-1").latency().commits());
+    }
+
+    @Test
+    void aReportSeenAgainAddsNoLatency() {
+        MetricsHistory h = new MetricsHistory(10);
+        OtmLoad first = load(timed(1, 10, commits(10, 500)));
+        h.record(0, Map.of("otm-1", load(timed(1, 0, null))), 0, 0);
+        h.record(1_000, Map.of("otm-1", first), 0, 0);
+        assertEquals(10, h.latest().latency().commits());
+        // No new heartbeat between two samples: the master still holds the same report object.
+        h.record(2_000, Map.of("otm-1", first), 0, 0);
+        assertNull(h.latest().latency(), "no new report: no latency, not the old one again");
+        assertTrue(h.latest().latencyByOtm().isEmpty());
+        assertEquals(0.0, h.latest().commitsPerSecond(), 1e-9);
+        // An equal but new report does count.
+        h.record(3_000, Map.of("otm-1", load(timed(1, 10, commits(10, 500)))), 0, 0);
+        assertEquals(10, h.latest().latency().commits());
+        List<MetricsHistory.LatencyTotal> totals = h.latencyTotals();
+        assertEquals(1, totals.size());
+        assertEquals(20, totals.get(0).count(), "the cumulative histogram counted each report once");
+        assertEquals(20, totals.get(0).buckets()[LatencyHistogram.bucketOf(500)]);
+        // An OTM that no longer reports leaves the totals.
+        h.record(4_000, Map.of(), 0, 0);
+        assertTrue(h.latencyTotals().isEmpty());
+    }
+
+    @Test
+    void metricsExposeTheLatencyAsACumulativeHistogramInSeconds() {
+        MetricsHistory h = new MetricsHistory(10);
+        h.record(0, Map.of("otm-1", load()), 0, 0);
+        h.record(1_000, Map.of("otm-1", load(timed(1, 3, commits(2, 100)), timed(2, 1, commits(1, 3_000)))), 0, 0);
+        String text = PrometheusText.render("m", true, List.of(), List.of(), Map.of(), -1, -1, 0,
+                new PrometheusText.Extras(List.of(), 0, List.of(), h.latencyTotals()));
+        assertTrue(text.contains("# TYPE elastras_otm_commit_latency_seconds histogram\n"), text);
+        // 100 µs < 128 µs; 3,000 µs < 4,096 µs.
+        assertTrue(text.contains("elastras_otm_commit_latency_seconds_bucket{otm=\"otm-1\",le=\"0.000128\"} 2\n"), text);
+        assertTrue(text.contains("elastras_otm_commit_latency_seconds_bucket{otm=\"otm-1\",le=\"0.002048\"} 2\n"), text);
+        assertTrue(text.contains("elastras_otm_commit_latency_seconds_bucket{otm=\"otm-1\",le=\"0.004096\"} 3\n"), text);
+        assertTrue(text.contains("elastras_otm_commit_latency_seconds_bucket{otm=\"otm-1\",le=\"+Inf\"} 3\n"), text);
+        assertTrue(text.contains("elastras_otm_commit_latency_seconds_count{otm=\"otm-1\"} 3\n"), text);
     }
 }
