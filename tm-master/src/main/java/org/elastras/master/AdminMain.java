@@ -27,10 +27,10 @@ import org.elastras.client.protocol.PartitionInfo;
  */
 public final class AdminMain {
 
-    static final int EXIT_OK = 0;
-    static final int EXIT_FAILED = 1;
-    static final int EXIT_USAGE = 2;
-    static final int EXIT_TIMED_OUT = 3;
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_TIMED_OUT = 3;
 
     /** How long {@code move} and {@code drain} wait by default. */
     static final long TIMEOUT_MS_DEFAULT = 60_000;
@@ -95,8 +95,11 @@ public final class AdminMain {
         System.exit(code);
     }
 
-    /** Runs one command; returns the exit code. Never calls {@code System.exit} (tests call this). */
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /**
+     * Runs one command, printing to {@code out} and {@code err}; returns the exit code. Never calls
+     * {@code System.exit}, so tests run commands in-process.
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         return new AdminMain(out, err).run(args);
     }
 
