@@ -81,6 +81,8 @@ public final class AdminMain {
             "  partitions                 list partitions, moves under way and draining OTMs",
             "  elastras <command> --help  for a command's options");
 
+    private static final String SLF4J_SIMPLE_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -90,6 +92,12 @@ public final class AdminMain {
     }
 
     public static void main(String[] args) {
+        // ZooKeeper and Curator log every connection attempt (with stack traces while ZooKeeper is
+        // down) through slf4j-simple; a command prints its own errors, so keep only theirs unless
+        // the operator asked for more with -Dorg.slf4j.simpleLogger.defaultLogLevel.
+        if (System.getProperty(SLF4J_SIMPLE_LEVEL) == null) {
+            System.setProperty(SLF4J_SIMPLE_LEVEL, "error");
+        }
         int code = run(args, System.out, System.err);
         System.out.flush();
         System.exit(code);
