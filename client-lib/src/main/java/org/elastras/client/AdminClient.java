@@ -5,18 +5,25 @@ import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.client.protocol.BalancePlanResponse;
 import org.elastras.client.protocol.CreateDatabaseRequest;
+import org.elastras.client.protocol.DrainOtmRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.ListMovesResponse;
 import org.elastras.client.protocol.ListPartitionsRequest;
+import org.elastras.client.protocol.MovePartitionRequest;
+import org.elastras.client.protocol.MovePartitionResponse;
 import org.elastras.client.protocol.PartitionInfo;
 import org.elastras.client.protocol.SchemaSpec;
 
 /**
  * Admin calls on the cluster, sent to the active master (found in ZooKeeper, looked up again when a
  * master stops answering or answers that it is not the active one). Requests that never reached an
- * active master are retried until the deadline; a create whose answer was lost is not re-sent
- * (OUTCOME_UNKNOWN: list the partitions to see whether it happened). Thread-safe.
+ * active master (NOT_SERVING, UNREACHABLE) are retried until the deadline. A request whose answer
+ * was lost (OUTCOME_UNKNOWN) is asked again only if repeating it is harmless: the reads, and
+ * {@link #drainOtm}, which sets a flag; a create or a move is not re-sent (the caller lists the
+ * partitions or the moves to see whether it happened). Thread-safe.
  */
 public final class AdminClient {
 
@@ -55,6 +62,49 @@ public final class AdminClient {
         return send("listPartitions", true, m -> m.listPartitions(new ListPartitionsRequest(database)).partitions());
     }
 
+    /**
+     * Starts moving partition {@code partitionId} to the live OTM {@code toOtm} and returns once the
+     * move has started (the partition CLOSING at its origin); it serves at {@code toOtm}, epoch + 1,
+     * once {@link #partitions} shows it SERVING there. Clients retry through the move.
+     *
+     * <p>Not re-sent when its answer is lost, because a second move request is not a repeat of the
+     * first (it is refused while the first is under way, and moves the partition again after it).
+     * The caller then sees {@link ErrorCode#OUTCOME_UNKNOWN} and finds out with {@link #moves} or
+     * {@link #partitions} whether the move started. A request that never reached the active master
+     * is retried until the deadline.
+     *
+     * @throws ElasTrasException {@link ErrorCode#REFUSED} with the reason if the move cannot start
+     *     (no such partition, not serving, already on {@code toOtm}, {@code toOtm} not live or
+     *     draining, too many moves under way); nothing changed. {@link ErrorCode#MALFORMED_REQUEST}
+     *     for a partition id below 1 or an empty OTM id, before anything is sent
+     */
+    public MovePartitionResponse movePartition(long partitionId, String toOtm) {
+        MovePartitionRequest request = new MovePartitionRequest(partitionId, toOtm);
+        return send("movePartition " + partitionId + " to " + toOtm, false, m -> m.movePartition(request));
+    }
+
+    /**
+     * Starts ({@code drain} true) or stops draining OTM {@code otmId}: its partitions move to the
+     * other OTMs, a bounded number at a time, and nothing new is assigned to it. Returns the OTMs
+     * being drained. Idempotent, so a lost answer is asked again.
+     *
+     * @throws ElasTrasException {@link ErrorCode#REFUSED} if {@code drain} and the OTM is not live
+     */
+    public List<String> drainOtm(String otmId, boolean drain) {
+        DrainOtmRequest request = new DrainOtmRequest(otmId, drain);
+        return send((drain ? "drainOtm " : "stop draining ") + otmId, true, m -> m.drainOtm(request).draining());
+    }
+
+    /** The moves under way, the OTMs being drained, and how many moves the active master finished. */
+    public ListMovesResponse moves() {
+        return send("listMoves", true, MasterClient::listMoves);
+    }
+
+    /** What the balancer would do now, as data and as text; changes nothing. */
+    public BalancePlanResponse balancePlan() {
+        return send("balancePlan", true, MasterClient::balancePlan);
+    }
+
     /** The id of the master announced as active now, or null if none is. */
     public String activeMasterId() {
         try {
@@ -69,8 +119,8 @@ public final class AdminClient {
         T run(MasterClient master);
     }
 
-    /** @param readOnly whether a lost answer may be asked again (a read changes nothing) */
-    private <T> T send(String what, boolean readOnly, Call<T> call) {
+    /** @param repeatable whether a lost answer may be asked again (a read, or a request whose repeat changes nothing) */
+    private <T> T send(String what, boolean repeatable, Call<T> call) {
         long deadline = System.nanoTime() + deadlineMs * 1_000_000;
         ElasTrasException last = null;
         while (System.nanoTime() < deadline) {
@@ -87,7 +137,7 @@ public final class AdminClient {
                     return call.run(m);
                 } catch (ElasTrasException e) {
                     boolean again = e.code() == ErrorCode.NOT_SERVING || e.code() == ErrorCode.UNREACHABLE
-                            || (readOnly && e.code() == ErrorCode.OUTCOME_UNKNOWN);
+                            || (repeatable && e.code() == ErrorCode.OUTCOME_UNKNOWN);
                     if (!again) {
                         throw e;
                     }

@@ -53,6 +53,14 @@ public enum ErrorCode {
      * is recovering its partitions elsewhere; the OTM must stop serving at once. Its id is spent.
      */
     DECLARED_FAILED(410, false),
+    /**
+     * Master admin: the request is well-formed but the cluster's state refuses it now (a move to the
+     * partition's own owner, to an OTM that is not live or is draining, of a partition that does not
+     * exist or is not serving; a drain of an OTM that is not live). Nothing changed; the message
+     * says why and what to do. Not retried by the client: some refusals pass (a partition that is
+     * opening), most need another request.
+     */
+    REFUSED(409, false),
     /** A bug or an unexpected failure in the server; the outcome of the request is unknown. */
     INTERNAL(500, false),
     /** Client-side only: the OTM could not be reached, so the request was not processed. */

@@ -30,6 +30,17 @@ final class Fields {
         return value;
     }
 
+    /** A list of names (OTM ids); null reads as empty. */
+    static List<String> names(String op, String field, List<String> names) {
+        if (names == null) {
+            return List.of();
+        }
+        for (String name : names) {
+            requireName(op, field + "[]", name, ProtocolLimits.NAME_LENGTH_MAX);
+        }
+        return List.copyOf(names);
+    }
+
     static long requireTxnId(String op, long txnId) {
         if (txnId <= 0) {
             throw malformed(op, "txnId is " + txnId + "; give the positive id that begin returned");

@@ -28,7 +28,15 @@ public enum Operation {
     /** Master admin: create a database or tenant. */
     CREATE_DATABASE("createDatabase", CreateDatabaseRequest.class, CreateDatabaseResponse.class),
     /** Master admin: list partitions with owners and states. */
-    LIST_PARTITIONS("listPartitions", ListPartitionsRequest.class, ListPartitionsResponse.class);
+    LIST_PARTITIONS("listPartitions", ListPartitionsRequest.class, ListPartitionsResponse.class),
+    /** Master admin: start moving a partition to another OTM. */
+    MOVE_PARTITION("movePartition", MovePartitionRequest.class, MovePartitionResponse.class),
+    /** Master admin: start or stop draining an OTM. */
+    DRAIN_OTM("drainOtm", DrainOtmRequest.class, DrainOtmResponse.class),
+    /** Master admin: moves under way, OTMs draining, moves finished. */
+    LIST_MOVES("listMoves", ListMovesRequest.class, ListMovesResponse.class),
+    /** Master admin: what the balancer would do now (a dry run). */
+    BALANCE_PLAN("balancePlan", BalancePlanRequest.class, BalancePlanResponse.class);
 
     /** The path prefix of every operation. */
     public static final String PATH_PREFIX = "/v1/";
