@@ -90,10 +90,12 @@ final class TortureCluster implements AutoCloseable {
             for (int i = 0; i < masterCount; i++) {
                 cluster.startMaster();
             }
-            cluster.awaitActiveMaster(START_TIMEOUT_MS);
+            // The OTMs before waiting: a master is active only once it has read the catalog, which
+            // OTMs serve.
             for (int i = 0; i < otmCount; i++) {
                 cluster.startOtm();
             }
+            cluster.awaitActiveMaster(START_TIMEOUT_MS);
             return cluster;
         } catch (Exception | Error e) {
             cluster.close();
