@@ -60,8 +60,13 @@ final class FaultInjector {
 
     /** Injects faults until {@link #stop} or {@code faultsMax}; a fault under way is finished first. */
     void run() throws Exception {
-        List<FaultKind> first = new ArrayList<>(List.of(FaultKind.values()));
+        // Every kind once before any repeats: the failures in the seed's order (as before moves
+        // existed, so a seed keeps its first faults), then the moves.
+        List<FaultKind> first = new ArrayList<>(FaultKind.FAILURES);
         Collections.shuffle(first, random);
+        List<FaultKind> moves = new ArrayList<>(List.of(FaultKind.values()));
+        moves.removeAll(FaultKind.FAILURES);
+        first.addAll(moves);
         for (int i = 0; i < settings.faultsMax(); i++) {
             long quietMs = settings.quietMsMin() + (long) (random.nextDouble() * (settings.quietMsMax() - settings.quietMsMin()));
             if (!sleep(quietMs)) {
@@ -105,6 +110,8 @@ final class FaultInjector {
             return List.copyOf(zombieAttempts);
         }
     }
+
+    private static final long MOVE_TIMEOUT_MS = 30_000;
 
     /** Sleeps unless stopped; false if stopped. */
     private boolean sleep(long ms) throws InterruptedException {
@@ -195,6 +202,38 @@ final class FaultInjector {
                 return new FaultEvent(index, kind, victim + " and " + master, replacement + ", " + successor + " active, " + standby
                         + " standby", start, System.nanoTime(), failoverMs);
             }
+            case MOVE_PARTITIONS -> {
+                List<String> moved = new ArrayList<>();
+                List<PartitionInfo> serving = servingPartitions();
+                Collections.shuffle(serving, random);
+                for (PartitionInfo p : serving.subList(0, Math.min(3, serving.size()))) {
+                    String to = otherOtm(p.owner());
+                    if (to != null && requestMove(p, to)) {
+                        moved.add(p.partitionId() + " " + p.owner() + "->" + to);
+                    }
+                }
+                long ms = awaitAllServing(MOVE_TIMEOUT_MS);
+                return new FaultEvent(index, kind, moved.isEmpty() ? "no partition could move" : String.join(", ", moved),
+                        "all serving", start, System.nanoTime(), ms);
+            }
+            case MOVE_AND_KILL_ORIGIN -> {
+                List<PartitionInfo> serving = servingPartitions();
+                Collections.shuffle(serving, random);
+                PartitionInfo p = serving.isEmpty() ? null : serving.get(0);
+                String to = p == null ? null : otherOtm(p.owner());
+                if (p == null || to == null || !cluster.otmIds().contains(p.owner())) {
+                    return new FaultEvent(index, kind, "no partition could move", "-", start, System.nanoTime(), 0);
+                }
+                List<PartitionInfo> owned = ownedBy(p.owner());
+                requestMove(p, to);
+                cluster.killOtm(p.owner());
+                String replacement = cluster.startOtm();
+                // Until the master has seen the kill and placed the victim's partitions elsewhere.
+                long ms = awaitReassigned(owned, p.owner(), MOVE_TIMEOUT_MS);
+                ms += awaitAllServing(MOVE_TIMEOUT_MS);
+                return new FaultEvent(index, kind, "partition " + p.partitionId() + " " + p.owner() + "->" + to + ", "
+                        + p.owner() + " killed", replacement, start, System.nanoTime(), ms);
+            }
             default -> throw new IllegalStateException("unknown fault " + kind);
         }
     }
@@ -213,6 +252,53 @@ final class FaultInjector {
                 boolean moved = admin.admin().partitions(null).stream()
                         .noneMatch(p -> ids.contains(p.partitionId()) && victim.equals(p.owner()));
                 if (moved) {
+                    break;
+                }
+            } catch (RuntimeException e) {
+                // The master is busy or failing over: ask again.
+            }
+            Thread.sleep(50);
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+
+    /** Serving partitions whose owner is a live OTM of the cluster (none if the master cannot say). */
+    private List<PartitionInfo> servingPartitions() {
+        List<String> live = cluster.otmIds();
+        try {
+            return new ArrayList<>(admin.admin().partitions(null).stream()
+                    .filter(p -> "SERVING".equals(p.state()) && p.owner() != null && live.contains(p.owner())).toList());
+        } catch (RuntimeException e) {
+            System.out.println("torture: cannot list partitions (" + e.getMessage() + "); no move");
+            return new ArrayList<>();
+        }
+    }
+
+    /** A live OTM other than {@code owner}, drawn from the seed; null if none. */
+    private String otherOtm(String owner) {
+        List<String> others = new ArrayList<>(cluster.otmIds());
+        others.remove(owner);
+        return others.isEmpty() ? null : others.get(random.nextInt(others.size()));
+    }
+
+    /** Asks the master to move {@code p} to {@code to}; false if it refused or could not be asked. */
+    private boolean requestMove(PartitionInfo p, String to) {
+        try {
+            admin.admin().movePartition(p.partitionId(), to);
+            return true;
+        } catch (RuntimeException e) {
+            System.out.println("torture: move of partition " + p.partitionId() + " to " + to + " not started: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Waits until the master reports every partition SERVING, up to {@code timeoutMs}; returns how long it took. */
+    private long awaitAllServing(long timeoutMs) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (admin.admin().partitions(null).stream().allMatch(p -> "SERVING".equals(p.state()))) {
                     break;
                 }
             } catch (RuntimeException e) {

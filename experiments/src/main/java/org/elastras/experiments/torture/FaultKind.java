@@ -24,5 +24,19 @@ enum FaultKind {
      * which never heard from it, must find it failed), then resume, probe, kill and replace it
      * and start a new standby.
      */
-    PAUSE_OTM_AND_KILL_MASTER
+    PAUSE_OTM_AND_KILL_MASTER,
+    /**
+     * Not a failure: the master moves up to three serving partitions (the catalog's included) to
+     * other OTMs, as an operator or the balancer would; the workloads go on through the moves.
+     */
+    MOVE_PARTITIONS,
+    /**
+     * A move interrupted: the master starts moving a partition and its origin OTM is SIGKILLed at
+     * once, mid-move; then a replacement OTM is started under a new id.
+     */
+    MOVE_AND_KILL_ORIGIN;
+
+    /** The kinds of the first releases, drawn first (in a seed's order) so old seeds keep their first faults. */
+    static final java.util.List<FaultKind> FAILURES = java.util.List.of(KILL_OTM, KILL_MASTER, PAUSE_OTM,
+            EXPIRE_OTM_SESSION, PAUSE_OTM_AND_KILL_MASTER);
 }
