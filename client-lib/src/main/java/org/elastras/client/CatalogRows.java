@@ -100,28 +100,36 @@ public final class CatalogRows {
      * @throws IllegalStateException if the partition holds more than {@link #SCAN_ROWS_MAX} such rows
      */
     public static List<PartitionRow> scan(OtmClient otm, String catalogDatabase, long partitionId, String database) {
+        return readOnly(otm, catalogDatabase, partitionId, txnId -> scanIn(otm, txnId, database));
+    }
+
+    /**
+     * The PARTITIONS rows of {@code database} (every row if null), in key order, read inside the
+     * open transaction {@code txnId} (on a ROOT or META partition).
+     *
+     * @throws IllegalStateException if there are more than {@link #SCAN_ROWS_MAX}
+     */
+    public static List<PartitionRow> scanIn(OtmClient otm, long txnId, String database) {
         List<Object> prefix = database == null ? null : List.of(Names.canonical(database));
-        return readOnly(otm, catalogDatabase, partitionId, txnId -> {
-            List<PartitionRow> out = new ArrayList<>();
-            List<Object> from = prefix;
-            boolean skipFirst = false;
-            while (true) {
-                ScanResponse page = otm.scan(new ScanRequest(txnId, CatalogSchemas.PARTITIONS, from, prefix, SCAN_PAGE_ROWS));
-                List<Map<String, Object>> rows = page.rows();
-                for (int i = skipFirst ? 1 : 0; i < rows.size(); i++) {
-                    out.add(fromWire(rows.get(i)));
-                }
-                if (out.size() > SCAN_ROWS_MAX) {
-                    throw new IllegalStateException("catalog partition " + partitionId + " of " + catalogDatabase
-                            + " holds more than " + SCAN_ROWS_MAX + " rows" + (database == null ? "" : " of " + database));
-                }
-                if (!page.more() || rows.isEmpty()) {
-                    return out;
-                }
-                from = keyOf(out.get(out.size() - 1).row());
-                skipFirst = true;
+        List<PartitionRow> out = new ArrayList<>();
+        List<Object> from = prefix;
+        boolean skipFirst = false;
+        while (true) {
+            ScanResponse page = otm.scan(new ScanRequest(txnId, CatalogSchemas.PARTITIONS, from, prefix, SCAN_PAGE_ROWS));
+            List<Map<String, Object>> rows = page.rows();
+            for (int i = skipFirst ? 1 : 0; i < rows.size(); i++) {
+                out.add(fromWire(rows.get(i)));
             }
-        });
+            if (out.size() > SCAN_ROWS_MAX) {
+                throw new IllegalStateException("a catalog partition holds more than " + SCAN_ROWS_MAX + " rows"
+                        + (database == null ? "" : " of " + database));
+            }
+            if (!page.more() || rows.isEmpty()) {
+                return out;
+            }
+            from = keyOf(out.get(out.size() - 1).row());
+            skipFirst = true;
+        }
     }
 
     /**

@@ -23,7 +23,9 @@ import java.util.TreeSet;
  *   <li><b>Overload.</b> An OTM above the upper threshold in every slice of the window gives its
  *       hottest partitions (serving, not moving, out of cooldown, with load) to the least-loaded
  *       OTM, each time only if the destination stays at or below the upper threshold and below
- *       the source's load, until the source is at or below the upper threshold.
+ *       the source's load, until the source is at or below the upper threshold; if no such move
+ *       exists, a move that leaves the destination below the source's load before it (the busier
+ *       of the two gets less busy) even if above the threshold.
  *   <li><b>Scale out.</b> An OTM still overloaded after that (not for want of room under the
  *       bound on moves in flight, nor because of a cooldown, nor because of one partition alone) calls for enough OTMs
  *       for the cluster's load at the upper threshold (at least one), minus those already being
@@ -204,6 +206,40 @@ public final class ThresholdPolicy implements BalancePolicy {
             }
         }
 
+        /**
+         * Moves {@code otm}'s hottest movable partitions to the least-loaded OTM until it is at or
+         * below the upper threshold; never to a destination that would end at or above the source's
+         * load (which also rules out moving one back later), nor, if {@code underUpper}, above the
+         * threshold. Returns whether anything moved.
+         */
+        private boolean relieve(String otm, String why, boolean underUpper) {
+            double upper = config.upperRequestsPerSecond();
+            boolean moved = false;
+            for (long p : partitionsOn(otm)) {
+                if (otmLoad.get(otm) <= upper) {
+                    break;
+                }
+                double r = load.requestsPerSecondOrZero(p);
+                if (r <= 0 || !serving(p) || coolingDown(p)) {
+                    continue;
+                }
+                String to = leastLoaded(otm);
+                if (to == null) {
+                    break;
+                }
+                double after = otmLoad.get(to) + r;
+                if ((underUpper && after > upper) || after >= otmLoad.get(otm)) {
+                    continue;
+                }
+                if (!budgetLeft()) {
+                    break;
+                }
+                move(p, otm, to, MoveReason.OVERLOAD, why + "; partition " + rate(r));
+                moved = true;
+            }
+            return moved;
+        }
+
         /** Returns the OTMs still overloaded after the planned moves. */
         private List<String> relieveOverload() {
             double upper = config.upperRequestsPerSecond();
@@ -218,26 +254,12 @@ public final class ThresholdPolicy implements BalancePolicy {
             for (String otm : overloaded) {
                 double before = otmLoad.get(otm);
                 String why = otm + " at " + rate(before) + ", above " + rate(upper) + " in every slice";
-                for (long p : partitionsOn(otm)) {
-                    if (otmLoad.get(otm) <= upper) {
-                        break;
-                    }
-                    double r = load.requestsPerSecondOrZero(p);
-                    if (r <= 0 || !serving(p) || coolingDown(p)) {
-                        continue;
-                    }
-                    String to = leastLoaded(otm);
-                    if (to == null) {
-                        break;
-                    }
-                    double after = otmLoad.get(to) + r;
-                    if (after > upper || after >= otmLoad.get(otm)) {
-                        continue; // would overload the destination or make it the hotter one
-                    }
-                    if (!budgetLeft()) {
-                        break;
-                    }
-                    move(p, otm, to, MoveReason.OVERLOAD, why + "; partition " + rate(r));
+                // First only moves that keep the destination at or below the threshold; if that moves
+                // nothing, any move that makes the busier of the two less busy (a partition hotter than
+                // the room under the threshold must still be able to move, or new OTMs would be asked
+                // for in vain).
+                if (!relieve(otm, why, true)) {
+                    relieve(otm, why, false);
                 }
                 if (otmLoad.get(otm) > upper) {
                     still.add(otm);

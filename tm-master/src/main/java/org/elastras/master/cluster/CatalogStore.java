@@ -38,8 +38,6 @@ import org.elastras.client.protocol.GetResponse;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.PutRequest;
-import org.elastras.client.protocol.ScanRequest;
-import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.WireValues;
@@ -316,7 +314,7 @@ public final class CatalogStore {
             Holder h = holders.get(e.getKey());
             OtmClient otm = h.otm();
             inTransaction(h, "record the partitions of " + name, txnId -> {
-                for (CatalogRows.PartitionRow left : scanIn(otm, txnId, name)) {
+                for (CatalogRows.PartitionRow left : CatalogRows.scanIn(otm, txnId, name)) {
                     otm.delete(new DeleteRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(left.row())));
                 }
                 for (PartitionRecord r : e.getValue()) {
@@ -343,26 +341,6 @@ public final class CatalogStore {
         });
         for (PartitionRecord r : records) {
             remember(r.partitionId(), new Version(r.epoch(), writer));
-        }
-    }
-
-    /** The rows of {@code database} in a catalog partition, read inside transaction {@code txnId}. */
-    private static List<CatalogRows.PartitionRow> scanIn(OtmClient otm, long txnId, String database) {
-        List<CatalogRows.PartitionRow> out = new ArrayList<>();
-        List<Object> prefix = List.of(database);
-        List<Object> from = prefix;
-        boolean skipFirst = false;
-        while (true) {
-            ScanResponse page = otm.scan(new ScanRequest(txnId, CatalogSchemas.PARTITIONS, from, prefix,
-                    CatalogRows.SCAN_PAGE_ROWS));
-            for (int i = skipFirst ? 1 : 0; i < page.rows().size(); i++) {
-                out.add(CatalogRows.fromWire(page.rows().get(i)));
-            }
-            if (!page.more() || page.rows().isEmpty()) {
-                return out;
-            }
-            from = CatalogRows.keyOf(out.get(out.size() - 1).row());
-            skipFirst = true;
         }
     }
 

@@ -71,6 +71,23 @@ class ThresholdPolicyTest {
     }
 
     @Test
+    void aPartitionHotterThanTheRoomUnderTheThresholdStillMovesToAnIdleOtm() {
+        // Each of otm-1's partitions alone is above the threshold: no move keeps a destination under
+        // it, but one to the idle otm-2 makes the busier of the two less busy, so it is made (else
+        // the new OTM scale-out asks for would never be used).
+        ScriptedCluster c = new ScriptedCluster().partition(1, "otm-1", 1_200).partition(2, "otm-1", 1_100)
+                .partition(3, "otm-2", 0);
+        c.run(30_000);
+        BalancePlan plan = policy.plan(c.input());
+        assertEquals(List.of(move(1, "otm-1", "otm-2", MoveReason.OVERLOAD,
+                "otm-1 at 2300 req/s, above 1000 req/s in every slice; partition 1200 req/s")), plan.moves());
+        c.carryOut(plan);
+        c.run(40_000);
+        BalancePlan next = policy.plan(c.input());
+        assertTrue(next.moves().isEmpty(), "never moved back: " + next.describe());
+    }
+
+    @Test
     void movesInFlightCountOnTheirDestinationAndStopFurtherMoves() {
         ScriptedCluster c = overloadedOtm1();
         c.run(30_000);
