@@ -77,9 +77,9 @@ public final class OtmNode implements AutoCloseable {
     /** Completed, with the reason, when this OTM can serve nothing more (lease lost, log failed, declared failed). */
     private final CompletableFuture<String> ended = new CompletableFuture<>();
 
-    private OtmNode(OtmConfig config, TransactionLimits limits) throws Exception {
+    private OtmNode(OtmConfig config, TransactionLimits limits, Dfs dfs) throws Exception {
         this.config = config;
-        this.dfs = Dfs.open(config.dfs());
+        this.dfs = dfs;
         this.zk = CuratorFrameworkFactory.builder().connectString(config.zkConnect())
                 .sessionTimeoutMs(config.zkSessionTimeoutMs()).connectionTimeoutMs(Math.min(5_000, config.zkSessionTimeoutMs()))
                 .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000)).build();
@@ -146,7 +146,12 @@ public final class OtmNode implements AutoCloseable {
 
     /** Starts an OTM with non-default transaction limits (sizes, open transactions, idle timeout). */
     public static OtmNode start(OtmConfig config, TransactionLimits limits) throws Exception {
-        OtmNode node = new OtmNode(config, limits);
+        return start(config, limits, Dfs.open(config.dfs()));
+    }
+
+    /** Starts an OTM on a DFS the caller opened (tests inject faults through it); the OTM closes it. */
+    static OtmNode start(OtmConfig config, TransactionLimits limits, Dfs dfs) throws Exception {
+        OtmNode node = new OtmNode(config, limits, dfs);
         try {
             node.http.start();
             String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"startedMs\":"

@@ -40,7 +40,23 @@ public final class HdfsDfs implements Dfs {
         conf.setInt("ipc.client.connect.max.retries", 2);
         conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
         conf.setInt("ipc.client.connect.timeout", 5_000);
+        configureWritePipelineRecovery(conf);
         return open(uri, conf);
+    }
+
+    /**
+     * How a write pipeline recovers when one of its datanodes fails: the client asks for a
+     * replacement where the policy wants one (DEFAULT: replication >= 3 and the pipeline lost
+     * half its nodes, or the block was hflushed), and if none can be found it goes on writing to
+     * the survivors (best effort) instead of failing the file. Without best effort, a cluster of
+     * 3 datanodes with replication 3 has no spare node to add, so stopping one datanode fails
+     * every open WAL segment ("Failed to replace a bad datanode on the existing pipeline") and
+     * every OTM gives up its partitions. The price: records acknowledged after the loss sit on
+     * fewer replicas until the namenode re-replicates the block.
+     */
+    public static void configureWritePipelineRecovery(Configuration conf) {
+        conf.set("dfs.client.block.write.replace-datanode-on-failure.policy", "DEFAULT");
+        conf.setBoolean("dfs.client.block.write.replace-datanode-on-failure.best-effort", true);
     }
 
     /** Opens HDFS at a URI with a caller-provided configuration (tests: a MiniDFSCluster's). */

@@ -3,6 +3,8 @@ package org.elastras.storage.store;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.DfsFile;
 import org.elastras.storage.dfs.DfsOutput;
@@ -19,6 +21,7 @@ import org.elastras.storage.util.CorruptionException;
  */
 final class ManifestFiles {
 
+    private static final Logger LOG = Logger.getLogger(ManifestFiles.class.getName());
     private static final String TMP_SUFFIX = ".tmp";
     /** Bound on a manifest's size when reading, so a corrupt length cannot exhaust memory. */
     private static final long MANIFEST_BYTES_MAX = 64L << 20;
@@ -65,11 +68,19 @@ final class ManifestFiles {
             out.sync();
         }
         dfs.rename(tmp, Dfs.join(directory, name));
-        for (String other : dfs.list(directory)) {
-            long sequence = Manifest.sequenceOf(other);
-            if (sequence >= 0 && sequence < manifest.sequence()) {
-                dfs.delete(Dfs.join(directory, other));
+        // From here on the new manifest is in force: a failure now must not be reported as a
+        // failed write, or the caller would discard tables the manifest names. Older manifests
+        // left behind are never read (the highest wins) and are deleted by the next open.
+        try {
+            for (String other : dfs.list(directory)) {
+                long sequence = Manifest.sequenceOf(other);
+                if (sequence >= 0 && sequence < manifest.sequence()) {
+                    dfs.delete(Dfs.join(directory, other));
+                }
             }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "manifest " + name + " of " + directory + " is written, but deleting older"
+                    + " manifests failed; the next open deletes them", e);
         }
     }
 

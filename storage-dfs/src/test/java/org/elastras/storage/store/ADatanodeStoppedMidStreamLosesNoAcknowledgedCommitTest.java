@@ -1,0 +1,219 @@
+package org.elastras.storage.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.dfs.HdfsDfs;
+import org.elastras.storage.dfs.MiniHdfs;
+import org.elastras.storage.sstable.BlockCache;
+import org.elastras.storage.wal.WalEntry;
+import org.elastras.storage.wal.WalOptions;
+import org.elastras.storage.wal.WalPosition;
+import org.elastras.storage.wal.WalReader;
+import org.elastras.storage.wal.WalRecord;
+import org.elastras.storage.wal.WalWriter;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * HDFS with 3 datanodes and replication 3: committers keep logging (WAL, hsync per batch) and
+ * applying to a partition store that flushes, while one datanode is stopped mid-stream. With the
+ * client's pipeline policy ({@link HdfsDfs#configureWritePipelineRecovery}) the open segment's
+ * pipeline goes on with the two survivors: every commit is acknowledged, and with the datanode
+ * still down the log reads back every acknowledged record and a new owner recovers every
+ * acknowledged version from the manifest and the log. Without best effort (HDFS's default) the
+ * pipeline finds no spare datanode and the log dies: the append fails with an IOException
+ * naming that, and still nothing acknowledged before is lost.
+ *
+ * <p>One cluster for both tests (about 10 s to start); each test restarts the datanode it stopped.
+ */
+class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
+
+    private static final long PARTITION = 1;
+    private static final int COMMITTERS = 2;
+    private static final int COMMITS_PER_COMMITTER = 150;
+
+    private static MiniHdfs hdfs;
+
+    private final StoreEnvironment env = new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0);
+    private final StoreOptions options = StoreOptions.DEFAULT.withMemtableBytesMax(8 * 1024);
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        Path base = Paths.get("target", "minidfs-datanode-stop-" + ProcessHandle.current().pid());
+        Files.createDirectories(base);
+        hdfs = MiniHdfs.start(3, base);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (hdfs != null) {
+            hdfs.close();
+        }
+    }
+
+    /** What the committers saw while datanode 0 was stopped under them. */
+    private record Run(URI root, Map<Long, Version> acknowledged, List<Throwable> appendFailures, int beforeStop,
+            int tablesFlushed) {
+    }
+
+    @Test
+    void withBestEffortPipelineRecoveryEveryCommitIsAcknowledgedAndRecovered() throws Exception {
+        Configuration conf = new Configuration(hdfs.configuration());
+        HdfsDfs.configureWritePipelineRecovery(conf);
+        Run run = commitWhileADatanodeStops(conf, "best-effort");
+        assertTrue(run.appendFailures().isEmpty(), "with best-effort pipeline recovery no append fails: "
+                + run.appendFailures());
+        assertEquals(COMMITTERS * COMMITS_PER_COMMITTER, run.acknowledged().size());
+        assertTrue(run.tablesFlushed() > 1, "the store flushed before and after the stop");
+        recoverWithTheDatanodeDown(conf, run);
+    }
+
+    @Test
+    void withoutBestEffortTheLogFailsWithTheCauseAndLosesNothingAcknowledged() throws Exception {
+        Configuration conf = new Configuration(hdfs.configuration());
+        conf.setBoolean("dfs.client.block.write.replace-datanode-on-failure.best-effort", false);
+        Run run = commitWhileADatanodeStops(conf, "no-best-effort");
+        assertTrue(!run.appendFailures().isEmpty(), "3 datanodes, replication 3: no replacement, the pipeline fails");
+        for (Throwable failure : run.appendFailures()) {
+            Throwable cause = failure instanceof IllegalStateException ? failure : failure.getCause();
+            assertTrue(cause instanceof IOException || cause instanceof IllegalStateException, failure.toString());
+            assertTrue(String.valueOf(cause.getMessage()).contains("bad datanode"),
+                    "the error names the failed pipeline: " + cause.getMessage());
+        }
+        recoverWithTheDatanodeDown(conf, run);
+    }
+
+    private Run commitWhileADatanodeStops(Configuration conf, String rootName) throws Exception {
+        URI root = URI.create("hdfs://" + hdfs.cluster().getURI().getAuthority() + "/" + rootName);
+        Map<Long, Version> acknowledged = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<Throwable> appendFailures = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Throwable> flushFailures = new ConcurrentLinkedQueue<>();
+        MiniDFSCluster.DataNodeProperties stopped = null;
+        try (Dfs dfs = HdfsDfs.open(root, conf)) {
+            WalWriter wal = WalWriter.open(dfs, "wal/otm-a", WalOptions.DEFAULT.withSegmentBytesMax(64 * 1024));
+            UnappliedCommits cursor = new UnappliedCommits("otm-a", wal);
+            PartitionStore store = PartitionStore.open(dfs, "data/db/1", options, env);
+            store.finishRecovery(cursor);
+            AtomicLong cts = new AtomicLong();
+            AtomicInteger committed = new AtomicInteger();
+            AtomicBoolean stop = new AtomicBoolean();
+
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < COMMITTERS; t++) {
+                int thread = t;
+                threads.add(new Thread(() -> {
+                    for (int i = 0; i < COMMITS_PER_COMMITTER && appendFailures.isEmpty(); i++) {
+                        byte[] key = ("k" + thread + "-" + (i % 50)).getBytes(StandardCharsets.UTF_8);
+                        byte[] value = ("value-" + i + "-" + "x".repeat(100)).getBytes(StandardCharsets.UTF_8);
+                        try (UnappliedCommits.Ticket ticket = cursor.begin()) {
+                            long c = cts.incrementAndGet();
+                            WalPosition position;
+                            try {
+                                position = wal.append(new WalRecord(c, List.of(new WalRecord.Mutation(PARTITION, key, value)))).join();
+                            } catch (RuntimeException e) {
+                                appendFailures.add(e);
+                                return;
+                            }
+                            Version v = new Version(key, c, value);
+                            store.apply("otm-a", position, List.of(v));
+                            acknowledged.put(c, v);
+                            committed.incrementAndGet();
+                        }
+                    }
+                }, "committer-" + t));
+            }
+            Thread flusher = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        store.flush();
+                        Thread.sleep(20);
+                    } catch (IOException e) {
+                        flushFailures.add(e);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "flusher");
+            threads.forEach(Thread::start);
+            flusher.start();
+
+            while (committed.get() < COMMITTERS * COMMITS_PER_COMMITTER / 3 && appendFailures.isEmpty()) {
+                Thread.sleep(5);
+            }
+            int beforeStop = committed.get();
+            stopped = hdfs.cluster().stopDataNode(0);
+            for (Thread t : threads) {
+                t.join();
+            }
+            stop.set(true);
+            flusher.join();
+            System.out.println(rootName + ": datanode stopped after " + beforeStop + " commits; acknowledged "
+                    + acknowledged.size() + "; append failures " + appendFailures + "; flush failures " + flushFailures);
+            int tables = store.manifest().tables().size();
+            store.close();
+            try {
+                wal.close();
+            } catch (IOException e) {
+                assertTrue(!appendFailures.isEmpty(), "only a log that failed an append fails its close: " + e);
+            }
+            return new Run(root, acknowledged, List.copyOf(appendFailures), beforeStop, tables);
+        } finally {
+            if (stopped != null) {
+                restartAfterTheChecks.add(stopped);
+            }
+        }
+    }
+
+    private final List<MiniDFSCluster.DataNodeProperties> restartAfterTheChecks = new ArrayList<>();
+
+    /** With the datanode still down, a new client reads the log and a new owner recovers the partition. */
+    private void recoverWithTheDatanodeDown(Configuration conf, Run run) throws Exception {
+        try {
+            assertEquals(2, hdfs.cluster().getDataNodes().size());
+            try (Dfs dfs = HdfsDfs.open(run.root(), new Configuration(conf))) {
+                Map<Long, WalRecord> logged = new ConcurrentHashMap<>();
+                for (WalEntry e : WalReader.readAll(dfs, "wal/otm-a", WalPosition.START)) {
+                    logged.put(e.record().cts(), e.record());
+                }
+                for (Version v : run.acknowledged().values()) {
+                    assertTrue(logged.containsKey(v.cts()), "the log holds acknowledged CTS " + v.cts());
+                }
+
+                PartitionStore recovered = PartitionStore.open(dfs, "data/db/1", options, env);
+                PartitionRecovery.replay(recovered, PARTITION, dfs, walId -> "wal/" + walId);
+                WalWriter newWal = WalWriter.open(dfs, "wal/otm-b", WalOptions.DEFAULT);
+                recovered.finishRecovery(new UnappliedCommits("otm-b", newWal));
+                for (Version v : run.acknowledged().values()) {
+                    assertEquals(v, recovered.getVersion(v.key(), v.cts()), "acknowledged " + v);
+                }
+                assertTrue(recovered.flush(), "the new owner flushes on the two remaining datanodes");
+                recovered.close();
+                newWal.close();
+            }
+        } finally {
+            for (MiniDFSCluster.DataNodeProperties stopped : restartAfterTheChecks) {
+                hdfs.cluster().restartDataNode(stopped, true);
+            }
+            hdfs.cluster().waitActive();
+        }
+    }
+}
