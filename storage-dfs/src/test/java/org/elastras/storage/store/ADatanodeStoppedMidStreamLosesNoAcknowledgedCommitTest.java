@@ -201,11 +201,23 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
                 PartitionStore recovered = PartitionStore.open(dfs, "data/db/1", options, env);
                 PartitionRecovery.replay(recovered, PARTITION, dfs, walId -> "wal/" + walId);
                 WalWriter newWal = WalWriter.open(dfs, "wal/otm-b", WalOptions.DEFAULT);
-                recovered.finishRecovery(new UnappliedCommits("otm-b", newWal));
+                UnappliedCommits newCursor = new UnappliedCommits("otm-b", newWal);
+                recovered.finishRecovery(newCursor);
                 for (Version v : run.acknowledged().values()) {
                     assertEquals(v, recovered.getVersion(v.key(), v.cts()), "acknowledged " + v);
                 }
+                // The new owner commits on the two remaining datanodes and flushes there (whatever the
+                // run left in memory: one fresh commit makes sure there is something to flush).
+                long freshCts = run.acknowledged().keySet().stream().mapToLong(Long::longValue).max().orElse(0) + 1_000_000;
+                Version fresh = new Version("fresh".getBytes(StandardCharsets.UTF_8), freshCts,
+                        "after".getBytes(StandardCharsets.UTF_8));
+                try (UnappliedCommits.Ticket ticket = newCursor.begin()) {
+                    WalPosition at = newWal.append(new WalRecord(freshCts,
+                            List.of(new WalRecord.Mutation(PARTITION, fresh.key(), fresh.value())))).join();
+                    recovered.apply("otm-b", at, List.of(fresh));
+                }
                 assertTrue(recovered.flush(), "the new owner flushes on the two remaining datanodes");
+                assertEquals(fresh, recovered.getVersion(fresh.key(), freshCts));
                 recovered.close();
                 newWal.close();
             }
