@@ -1,5 +1,6 @@
 package org.elastras.storage.store;
 
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,12 +14,20 @@ import org.elastras.storage.wal.WalPosition;
  * plus, for each write-ahead log that fed it, the oldest log position of a record applied here
  * (what a recovery would have to replay if this memtable were lost).
  *
+ * <p>Two structures hold the same versions: the ordered set, for scans, and a hash index of each
+ * key's versions (newest first), for point lookups, which are most of a transaction's reads. A
+ * lookup in the ordered set compares the key against ~2 log2(n) versions, each compare a chain of
+ * cache misses (node, version, key bytes); the index costs one hash and a short walk. A version is
+ * added to the set first, then to the index, and {@link #add} returns only after both.
+ *
  * <p>Thread-safe: any number of threads may add and read concurrently; iteration is weakly
  * consistent (sees a version added concurrently or not, never a torn one).
  */
 final class MemTable {
 
     private final ConcurrentSkipListSet<Version> versions = new ConcurrentSkipListSet<>(Version.ORDER);
+    /** Point-lookup index over {@link #versions}: each key's versions here, CTS descending. */
+    private final ConcurrentHashMap<IndexKey, Chain> byKey = new ConcurrentHashMap<>();
     private final Map<String, WalPosition> oldestPositionByWal = new ConcurrentHashMap<>();
     private final AtomicLong sizeBytes = new AtomicLong();
     private final AtomicLong minCts = new AtomicLong(Long.MAX_VALUE);
@@ -33,6 +42,7 @@ final class MemTable {
      */
     boolean add(Version version) {
         if (versions.add(version)) {
+            byKey.compute(new IndexKey(version.key()), (key, chain) -> Chain.insert(chain, version));
             sizeBytes.addAndGet(version.sizeBytes());
             minCts.accumulateAndGet(version.cts(), Math::min);
             maxCts.accumulateAndGet(version.cts(), Math::max);
@@ -52,8 +62,12 @@ final class MemTable {
 
     /** The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included. */
     Version get(byte[] key, long snapshotCts) {
-        Version v = versions.ceiling(probe(key, snapshotCts));
-        return v != null && Version.compareKeys(v.key(), key) == 0 ? v : null;
+        for (Chain c = byKey.get(new IndexKey(key)); c != null; c = c.older) {
+            if (c.version.cts() <= snapshotCts) {
+                return c.version;
+            }
+        }
+        return null;
     }
 
     /** Versions in order from the first one whose key is >= {@code fromKey} (null: from the start). */
@@ -98,6 +112,66 @@ final class MemTable {
 
     long maxCts() {
         return maxCts.get();
+    }
+
+    /** A key as a hash-map key: compared by content. Immutable (the bytes are never changed). */
+    private static final class IndexKey {
+        private final byte[] bytes;
+        private final int hash;
+
+        IndexKey(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IndexKey k && hash == k.hash && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
+     * One key's versions, newest CTS first, as an immutable linked list: readers walk it without
+     * locks; {@link #insert} builds a new head (commits apply nearly in CTS order, so it copies
+     * at most the few versions newer than the inserted one).
+     */
+    private static final class Chain {
+        final Version version;
+        final Chain older;
+
+        Chain(Version version, Chain older) {
+            this.version = version;
+            this.older = older;
+        }
+
+        /** The chain with {@code v} in its place. REQUIRES: no version with v's CTS in {@code chain}. */
+        static Chain insert(Chain chain, Version v) {
+            int newer = 0;
+            Chain rest = chain;
+            while (rest != null && rest.version.cts() > v.cts()) {
+                newer++;
+                rest = rest.older;
+            }
+            if (rest != null && rest.version.cts() == v.cts()) {
+                throw new IllegalStateException("the index already holds " + rest.version + " when adding " + v);
+            }
+            Version[] prefix = new Version[newer];
+            Chain c = chain;
+            for (int i = 0; i < newer; i++) {
+                prefix[i] = c.version;
+                c = c.older;
+            }
+            Chain head = new Chain(v, rest);
+            for (int i = newer - 1; i >= 0; i--) {
+                head = new Chain(prefix[i], head);
+            }
+            return head;
+        }
     }
 
     /** The smallest version key that sorts at or before every version of {@code key} visible at {@code cts}. */
