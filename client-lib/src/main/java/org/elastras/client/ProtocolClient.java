@@ -109,6 +109,15 @@ public final class ProtocolClient implements AutoCloseable {
      * @param responseType {@code op.responseType()}
      */
     public <R> R call(Operation op, Record request, Class<R> responseType) {
+        return send(op, encode(op, request), responseType);
+    }
+
+    /**
+     * The body {@link #call} would send for {@code request}.
+     *
+     * @throws ElasTrasException LIMIT_EXCEEDED if it is larger than the server takes; nothing was sent
+     */
+    byte[] encode(Operation op, Record request) {
         if (closed.get()) {
             throw new IllegalStateException("this client of " + base + " is closed");
         }
@@ -119,6 +128,14 @@ public final class ProtocolClient implements AutoCloseable {
         if (body.length > codec.bodyBytesMax()) {
             throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, op.wireName() + " request encodes to "
                     + body.length + " bytes; the limit is " + codec.bodyBytesMax() + "; send less");
+        }
+        return body;
+    }
+
+    /** Sends a body made by {@link #encode} and returns the answer, as {@link #call}. */
+    <R> R send(Operation op, byte[] body, Class<R> responseType) {
+        if (closed.get()) {
+            throw new IllegalStateException("this client of " + base + " is closed");
         }
         AtomicBoolean sent = new AtomicBoolean();
         Request http = this.http.newRequest(base.resolve(op.path()))
