@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The memtable's hash index answers every point lookup exactly as a seek in its ordered versions
- * would, whatever order the versions arrive in and however many threads add them; and
+ * would, and its scans yield every version in {@link Version#ORDER}, whatever order the versions
+ * arrive in and however many threads add them; and
  * {@link PartitionStore#getVersionNewerThan} finds exactly the versions between two timestamps,
  * in memtables and SSTables.
  */
@@ -97,6 +98,11 @@ class MemTablePointLookupsMatchTheOrderedVersionsTest {
             pool.shutdownNow();
         }
         assertEquals(all.size(), m.versionCount());
+        List<Version> ordered = new ArrayList<>(all);
+        ordered.sort(Version.ORDER);
+        assertEquals(ordered, drain(m.scan(null)), "a scan yields every version in key, then CTS-descending order");
+        List<Version> fromMiddle = ordered.stream().filter(v -> Version.compareKeys(v.key(), key(25)) >= 0).toList();
+        assertEquals(fromMiddle, drain(m.scan(key(25))));
         for (int k = 0; k < keys + 2; k++) {
             TreeMap<Long, Version> versions = model.getOrDefault("k" + k, new TreeMap<>());
             for (long snapshot = 0; snapshot <= 700; snapshot++) {
@@ -107,6 +113,14 @@ class MemTablePointLookupsMatchTheOrderedVersionsTest {
                 assertEquals(seek(m, key(k), snapshot), got, "index and ordered set agree on k" + k + " at " + snapshot);
             }
         }
+    }
+
+    private static List<Version> drain(CloseableIterator<Version> it) {
+        List<Version> out = new ArrayList<>();
+        try (it) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
     }
 
     @Test
