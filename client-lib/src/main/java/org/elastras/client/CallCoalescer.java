@@ -3,7 +3,11 @@ package org.elastras.client;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallBatchResponse;
@@ -17,71 +21,34 @@ import org.elastras.client.protocol.Operation;
 /**
  * Coalesces concurrent stored-procedure calls to one OTM into {@code callBatch} requests, the way
  * a log coalesces commits into one sync: while {@code batchesInFlightMax} requests are in flight,
- * new calls wait in a bounded queue; when a request comes back, the oldest waiting call's own
- * thread sends everything queued (up to {@code batchCallsMax} calls and {@code batchBytesMax}
- * bytes) as the next request. With a slot free a call is sent at once, alone, as a plain
- * {@code call}: no timer, no delay at low load. Thread-safe: any number of threads may call.
+ * new calls wait in a bounded queue; the moment a request's answer arrives, the thread that
+ * received it hands out the answers and sends everything queued (up to {@code batchCallsMax} calls
+ * and {@code batchBytesMax} bytes) as the next request. With a slot free a call is sent at once,
+ * alone, as a plain {@code call}: no timer, no delay at low load. Thread-safe: any number of
+ * threads may call.
  *
  * <p>Each call keeps its own answer or error (see {@link CallBatchRequest}). A failure of the
  * whole request is every call's failure: UNREACHABLE if it was never sent, OUTCOME_UNKNOWN if it
- * was (each call's commit id then resolves it, as for a lone call). A call that waited in the
- * queue for its whole timeout fails UNREACHABLE, unsent.
+ * was (each call's commit id then resolves it, as for a lone call). A call that got no answer
+ * within its timeout fails UNREACHABLE if it was still queued (never sent), else OUTCOME_UNKNOWN.
  *
- * <p>No thread of its own: the callers' threads send, and a caller that sent a request hands the
- * next one to the oldest waiting caller before it returns.
+ * <p>Sending is asynchronous: the next batch goes out from the HTTP client's I/O thread that
+ * received the previous answer, so no caller thread has to be woken up and scheduled before it
+ * can be sent (on a busy machine that wake-up, not the work, was the gap between batches).
  */
 final class CallCoalescer {
 
-    /** Where a waiting call stands. Changes only under the call's own monitor. */
-    private enum State { QUEUED, LEADS, DONE }
+    /** Grace past the request timeout before a caller stops waiting for its answer, in milliseconds. */
+    private static final long WAIT_SLACK_MS = 1_000;
 
     /** One call from its arrival to its answer. */
     private static final class Pending {
         final CallRequest request;
-        /** Guarded by this. */
-        State state = State.QUEUED;
-        /** Guarded by this: the answer, once DONE without error. */
-        CallResponse response;
-        /** Guarded by this: the error, once DONE with one. */
-        ElasTrasException error;
+        /** Completes with the answer, or exceptionally with the call's {@link ElasTrasException}. */
+        final CompletableFuture<CallResponse> answer = new CompletableFuture<>();
 
         Pending(CallRequest request) {
             this.request = request;
-        }
-
-        synchronized void lead() {
-            state = State.LEADS;
-            notifyAll();
-        }
-
-        synchronized void complete(CallResponse answer, ElasTrasException failure) {
-            if (state == State.DONE) {
-                return;
-            }
-            response = answer;
-            error = failure;
-            state = State.DONE;
-            notifyAll();
-        }
-
-        /** Waits until this call leads or is done, at most until {@code deadlineNanos}; returns the state. */
-        synchronized State await(long deadlineNanos) throws InterruptedException {
-            while (state == State.QUEUED) {
-                long leftNanos = deadlineNanos - System.nanoTime();
-                if (leftNanos <= 0) {
-                    break;
-                }
-                TimeUnit.NANOSECONDS.timedWait(this, leftNanos);
-            }
-            return state;
-        }
-
-        synchronized CallResponse answer() {
-            if (error != null) {
-                // A fresh exception per call: the caller's stack, the shared failure as its cause.
-                throw new ElasTrasException(error.code(), error.getMessage(), error);
-            }
-            return response;
         }
     }
 
@@ -90,12 +57,12 @@ final class CallCoalescer {
     private final int batchBytesMax;
     private final int batchesInFlightMax;
     private final int queuedMax;
-    private final long waitMs;
+    private final long timeoutMs;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by lock: calls waiting to be sent, oldest first. */
+    /** Guarded by lock: calls waiting to be sent, oldest first. Not empty only while every slot is taken. */
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
-    /** Guarded by lock: requests sent or about to be sent by a leading call, at most batchesInFlightMax. */
+    /** Guarded by lock: requests being sent or in flight, at most batchesInFlightMax. */
     private int inFlight;
 
     /**
@@ -103,26 +70,29 @@ final class CallCoalescer {
      * @param batchBytesMax most encoded bytes of one batch request (a larger batch is split)
      * @param batchesInFlightMax most requests in flight at once
      * @param queuedMax most calls waiting; more fail at once with OVERLOADED
-     * @param waitMs longest a call waits in the queue before it fails unsent
+     * @param timeoutMs longest a call waits for its answer, queueing included
      */
     CallCoalescer(ProtocolClient transport, int batchCallsMax, int batchBytesMax, int batchesInFlightMax,
-            int queuedMax, long waitMs) {
-        if (batchCallsMax < 2 || batchesInFlightMax < 1 || queuedMax < 1 || batchBytesMax < 1 || waitMs < 1) {
+            int queuedMax, long timeoutMs) {
+        if (batchCallsMax < 2 || batchesInFlightMax < 1 || queuedMax < 1 || batchBytesMax < 1 || timeoutMs < 1) {
             throw new IllegalArgumentException("batchCallsMax must be at least 2, the other bounds at least 1; got "
-                    + batchCallsMax + ", " + batchBytesMax + ", " + batchesInFlightMax + ", " + queuedMax + ", " + waitMs);
+                    + batchCallsMax + ", " + batchBytesMax + ", " + batchesInFlightMax + ", " + queuedMax + ", " + timeoutMs);
         }
         this.transport = transport;
         this.batchCallsMax = batchCallsMax;
         this.batchBytesMax = batchBytesMax;
         this.batchesInFlightMax = batchesInFlightMax;
         this.queuedMax = queuedMax;
-        this.waitMs = waitMs;
+        this.timeoutMs = timeoutMs;
     }
 
     /** Runs one call, alone or in a batch with others; answers or throws as a lone {@code call} would. */
     CallResponse call(CallRequest request) {
         if (request == null) {
             throw new IllegalArgumentException("call request is null");
+        }
+        if (transport.isClosed()) {
+            throw new IllegalStateException("this client of " + transport.address() + " is closed");
         }
         Pending me = new Pending(request);
         List<Pending> batch = null;
@@ -142,77 +112,38 @@ final class CallCoalescer {
         } finally {
             lock.unlock();
         }
-        if (batch == null) {
-            State state = awaitTurn(me);
-            if (state == State.DONE) {
-                return me.answer();
-            }
-            lock.lock();
-            try {
-                batch = takeBatch(me); // leading: the slot was reserved for us
-            } finally {
-                lock.unlock();
-            }
+        if (batch != null) {
+            dispatch(batch);
         }
-        try {
-            send(batch);
-        } finally {
-            Pending next = null;
-            lock.lock();
-            try {
-                next = queue.pollFirst();
-                if (next == null) {
-                    inFlight--;
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (next != null) {
-                next.lead(); // hands our slot on
-            }
-        }
-        return me.answer();
+        return await(me);
     }
 
-    /** Waits in the queue until this call leads a batch or another batch answered it. */
-    private State awaitTurn(Pending me) {
-        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
-        State state;
+    private CallResponse await(Pending me) {
         try {
-            state = me.await(deadlineNanos);
+            return me.answer.get(timeoutMs + WAIT_SLACK_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof ElasTrasException failure) {
+                // A fresh exception per call: the caller's stack, the shared failure as its cause.
+                throw new ElasTrasException(failure.code(), failure.getMessage(), failure);
+            }
+            throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "call to " + transport.address()
+                    + " failed in the client (" + cause + "); it may or may not have taken effect", cause);
+        } catch (TimeoutException e) {
+            if (leaveQueue(me)) {
+                throw new ElasTrasException(ErrorCode.UNREACHABLE, "call to " + transport.address() + " waited "
+                        + timeoutMs + " ms behind " + batchesInFlightMax + " requests in flight; it was not sent", e);
+            }
+            throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "call to " + transport.address()
+                    + " got no answer within " + timeoutMs + " ms; it may or may not have taken effect", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             if (leaveQueue(me)) {
                 throw new ElasTrasException(ErrorCode.UNREACHABLE, "call to " + transport.address()
                         + " was interrupted while waiting to be sent; it was not sent", e);
             }
-            state = awaitUninterruptibly(me);
-        }
-        if (state == State.QUEUED) {
-            if (leaveQueue(me)) {
-                throw new ElasTrasException(ErrorCode.UNREACHABLE, "call to " + transport.address() + " waited "
-                        + waitMs + " ms to be sent behind " + batchesInFlightMax + " requests in flight; it was not sent");
-            }
-            // Taken by a batch (or made leader) just now: its request is bounded by its own timeout.
-            state = awaitUninterruptibly(me);
-        }
-        return state;
-    }
-
-    private static State awaitUninterruptibly(Pending me) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return me.await(Long.MAX_VALUE);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "call to " + transport.address()
+                    + " was interrupted while waiting for its answer; it may or may not have taken effect", e);
         }
     }
 
@@ -225,36 +156,102 @@ final class CallCoalescer {
         }
     }
 
-    /** The leader's batch: itself, then the oldest queued calls. Requires lock. */
-    private List<Pending> takeBatch(Pending leader) {
+    /** A batch: {@code first}, then the oldest queued calls. Requires lock. */
+    private List<Pending> takeBatch(Pending first) {
         List<Pending> batch = new ArrayList<>(Math.min(batchCallsMax, queue.size() + 1));
-        batch.add(leader);
+        batch.add(first);
         while (batch.size() < batchCallsMax && !queue.isEmpty()) {
             batch.add(queue.pollFirst());
         }
         return batch;
     }
 
-    /** Sends a batch and completes every call of it, whatever happens. */
-    private void send(List<Pending> batch) {
+    /** The next batch for the slot just freed, or null (and the slot released) if nothing waits. */
+    private List<Pending> nextBatchOrRelease() {
+        lock.lock();
+        try {
+            Pending head = queue.pollFirst();
+            if (head == null) {
+                inFlight--;
+                return null;
+            }
+            return takeBatch(head);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends {@code batch} on a slot this thread holds, and keeps the slot busy: when its answer
+     * arrives, whatever queued meanwhile goes next, until nothing waits.
+     */
+    private void dispatch(List<Pending> batch) {
+        while (batch != null) {
+            CompletableFuture<Void> answered = start(batch);
+            if (!answered.isDone()) {
+                answered.whenComplete((ignored, failure) -> dispatch(nextBatchOrRelease()));
+                return;
+            }
+            batch = nextBatchOrRelease(); // answered (or failed) at once: no recursion
+        }
+    }
+
+    /** Sends one batch; the future completes once every call of it has its outcome. Never throws. */
+    private CompletableFuture<Void> start(List<Pending> batch) {
         try {
             if (batch.size() == 1) {
                 Pending only = batch.get(0);
-                only.complete(transport.call(Operation.CALL, only.request, CallResponse.class), null);
-                return;
+                byte[] body = transport.encode(Operation.CALL, only.request);
+                return transport.sendAsync(Operation.CALL, body, CallResponse.class)
+                        .handle((response, failure) -> {
+                            if (failure == null) {
+                                only.answer.complete(response);
+                            } else {
+                                failAll(batch, failure);
+                            }
+                            return null;
+                        });
             }
             List<CallRequest> calls = new ArrayList<>(batch.size());
             for (Pending p : batch) {
                 calls.add(p.request);
             }
-            byte[] body = transport.encode(Operation.CALL_BATCH, new CallBatchRequest(calls));
-            if (body.length > batchBytesMax) {
-                int half = batch.size() / 2;
-                send(batch.subList(0, half));
-                send(batch.subList(half, batch.size()));
-                return;
+            byte[] body;
+            try {
+                body = transport.encode(Operation.CALL_BATCH, new CallBatchRequest(calls));
+            } catch (ElasTrasException e) {
+                if (e.code() != ErrorCode.LIMIT_EXCEEDED) {
+                    throw e;
+                }
+                body = null; // larger than any request may be: split it like one over batchBytesMax
             }
-            CallBatchResponse response = transport.send(Operation.CALL_BATCH, body, CallBatchResponse.class);
+            if (body == null || body.length > batchBytesMax) {
+                List<Pending> first = batch.subList(0, batch.size() / 2);
+                List<Pending> second = batch.subList(batch.size() / 2, batch.size());
+                return start(first).thenCompose(ignored -> start(second));
+            }
+            return transport.sendAsync(Operation.CALL_BATCH, body, CallBatchResponse.class)
+                    .handle((response, failure) -> {
+                        if (failure == null) {
+                            answerAll(batch, response);
+                        } else {
+                            failAll(batch, failure);
+                        }
+                        return null;
+                    });
+        } catch (ElasTrasException e) {
+            failAll(batch, e);
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException | Error e) {
+            // Nothing was sent (encoding failed, or the client is closed).
+            failAll(batch, new ElasTrasException(ErrorCode.UNREACHABLE, "call to " + transport.address()
+                    + " could not be sent (" + e + "); it was not sent", e));
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    private void answerAll(List<Pending> batch, CallBatchResponse response) {
+        try {
             if (response.outcomes().size() != batch.size()) {
                 throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "callBatch to " + transport.address()
                         + " of " + batch.size() + " calls was answered with " + response.outcomes().size()
@@ -262,19 +259,25 @@ final class CallCoalescer {
             }
             for (int i = 0; i < batch.size(); i++) {
                 CallOutcome outcome = response.outcomes().get(i);
-                batch.get(i).complete(outcome.response(), outcome.error() == null ? null : outcome.error().toException());
+                if (outcome.error() == null) {
+                    batch.get(i).answer.complete(outcome.response());
+                } else {
+                    batch.get(i).answer.completeExceptionally(outcome.error().toException());
+                }
             }
-        } catch (ElasTrasException e) {
-            for (Pending p : batch) {
-                p.complete(null, e);
-            }
-        } catch (RuntimeException | Error e) {
-            ElasTrasException failure = new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "call to " + transport.address()
-                    + " failed in the client (" + e + "); it may or may not have taken effect", e);
-            for (Pending p : batch) {
-                p.complete(null, failure);
-            }
-            throw e;
+        } catch (RuntimeException e) {
+            failAll(batch, e);
+        }
+    }
+
+    /** Completes every call of the batch not answered yet with the request's failure. */
+    private void failAll(List<Pending> batch, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        ElasTrasException error = cause instanceof ElasTrasException e ? e
+                : new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "call to " + transport.address()
+                        + " failed in the client (" + cause + "); it may or may not have taken effect", cause);
+        for (Pending p : batch) {
+            p.answer.completeExceptionally(error);
         }
     }
 }

@@ -140,6 +140,71 @@ class OtmClientCoalescesConcurrentCallsTest {
         }
     }
 
+    @Test
+    void aRequestThatTimesOutIsAnUnknownOutcomeForEveryCallInIt() throws Exception {
+        FakeOtmService service = new FakeOtmService();
+        service.release = new CountDownLatch(1);
+        try (ProtocolServer server = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0), service)) {
+            server.start();
+            try (OtmClient client = new OtmClient("127.0.0.1", server.port(),
+                    OtmClientConfig.defaults().withRequestTimeoutMs(1_000).withCallBatching(16, 1 << 20, 1))) {
+                ExecutorService pool = Executors.newFixedThreadPool(8);
+                try {
+                    List<Future<ErrorCode>> codes = new ArrayList<>();
+                    for (long t = 0; t < 8; t++) {
+                        final long thread = t;
+                        codes.add(pool.submit(() -> {
+                            try {
+                                client.call(call("BLOCK", thread, 0));
+                                return null;
+                            } catch (ElasTrasException e) {
+                                return e.code();
+                            }
+                        }));
+                    }
+                    for (Future<ErrorCode> code : codes) {
+                        assertEquals(ErrorCode.OUTCOME_UNKNOWN, code.get(20, TimeUnit.SECONDS),
+                                "a call that was sent and not answered may have run");
+                    }
+                } finally {
+                    service.release.countDown();
+                    pool.shutdownNow();
+                }
+            }
+        }
+    }
+
+    @Test
+    void callsToAnOtmThatIsNotThereAreUnreachableAndAClosedClientRefuses() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        OtmClient client = new OtmClient("127.0.0.1", port, OtmClientConfig.defaults().withRequestTimeoutMs(5_000));
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<ErrorCode>> codes = new ArrayList<>();
+            for (long t = 0; t < 8; t++) {
+                final long thread = t;
+                codes.add(pool.submit(() -> {
+                    try {
+                        client.call(call("echo", thread, 0));
+                        return null;
+                    } catch (ElasTrasException e) {
+                        return e.code();
+                    }
+                }));
+            }
+            for (Future<ErrorCode> code : codes) {
+                assertEquals(ErrorCode.UNREACHABLE, code.get(20, TimeUnit.SECONDS), "never sent: safe to retry anywhere");
+            }
+        } finally {
+            pool.shutdownNow();
+            client.close();
+        }
+        assertThrows(IllegalStateException.class, () -> client.call(call("echo", 0, 0)));
+    }
+
     private static void awaitReceived(FakeOtmService service, int count) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (service.received.size() < count && System.nanoTime() < deadline) {
