@@ -5,6 +5,8 @@ import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallBatchRequest;
+import org.elastras.client.protocol.CallBatchResponse;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
@@ -43,11 +45,15 @@ import org.elastras.client.protocol.StatusResponse;
  * OUTCOME_UNKNOWN (sent, fate unknown).
  * Every call is bounded by {@link OtmClientConfig#requestTimeoutMs()}.
  *
+ * <p>Concurrent {@link #call}s are coalesced into {@code callBatch} requests ({@link CallCoalescer}).
+ *
  * <p>Routing, location caching and retries belong to the layer above; this class does none.
  */
 public final class OtmClient implements AutoCloseable {
 
     private final ProtocolClient transport;
+    /** Null when every call is its own request ({@code callBatchCallsMax} 1). */
+    private final CallCoalescer coalescer;
 
     /**
      * Connects (lazily, on the first call) to the OTM at {@code host:port}.
@@ -56,6 +62,9 @@ public final class OtmClient implements AutoCloseable {
      */
     public OtmClient(String host, int port, OtmClientConfig config) {
         this.transport = new ProtocolClient(host, port, config);
+        this.coalescer = config.callBatchCallsMax() == 1 ? null : new CallCoalescer(transport, config.callBatchCallsMax(),
+                config.callBatchBytesMax(), config.callBatchesInFlightMax(), config.requestsQueuedMax(),
+                config.requestTimeoutMs());
     }
 
     /** A client of {@code host:port} with {@link OtmClientConfig#defaults()}. */
@@ -96,8 +105,18 @@ public final class OtmClient implements AutoCloseable {
         return transport.call(Operation.ABORT, request, AbortResponse.class);
     }
 
+    /**
+     * Runs a stored procedure. Concurrent calls are coalesced into {@code callBatch} requests while
+     * earlier ones are in flight (see {@link OtmClientConfig#callBatchCallsMax()}); each keeps its
+     * own answer or error, as if sent alone.
+     */
     public CallResponse call(CallRequest request) {
-        return transport.call(Operation.CALL, request, CallResponse.class);
+        return coalescer == null ? transport.call(Operation.CALL, request, CallResponse.class) : coalescer.call(request);
+    }
+
+    /** Runs several independent calls in one request, each with its own outcome, in order. */
+    public CallBatchResponse callBatch(CallBatchRequest request) {
+        return transport.call(Operation.CALL_BATCH, request, CallBatchResponse.class);
     }
 
     public RegisterDatabaseResponse registerDatabase(RegisterDatabaseRequest request) {

@@ -1,6 +1,7 @@
 package org.elastras.client;
 
 import org.elastras.client.protocol.ProtocolCodec;
+import org.elastras.client.protocol.ProtocolLimits;
 
 /**
  * The bounds of an {@link OtmClient}. Immutable; checked when built.
@@ -9,11 +10,26 @@ import org.elastras.client.protocol.ProtocolCodec;
  * @param requestTimeoutMs how long one call may take in all (queueing, sending, the server's work,
  *     the answer), in milliseconds; past it the call fails with {@code OUTCOME_UNKNOWN}
  * @param responseBytesMax the largest answer body accepted, in bytes
- * @param requestsQueuedMax the most calls waiting for a free HTTP/2 stream; more fail at once
+ * @param requestsQueuedMax the most calls waiting for a free HTTP/2 stream (and, separately, the
+ *     most procedure calls waiting to be coalesced); more fail at once
  * @param threadsMax the client's I/O thread pool size
+ * @param callBatchCallsMax the most procedure calls coalesced into one {@code callBatch} request;
+ *     1 sends every call as its own request (no coalescing)
+ * @param callBatchBytesMax the largest encoded {@code callBatch} request, in bytes (a larger batch
+ *     is split)
+ * @param callBatchesInFlightMax the most procedure-call requests in flight at once while coalescing;
+ *     calls beyond wait for one to come back and then go together
  */
 public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int responseBytesMax,
-                              int requestsQueuedMax, int threadsMax) {
+                              int requestsQueuedMax, int threadsMax, int callBatchCallsMax, int callBatchBytesMax,
+                              int callBatchesInFlightMax) {
+
+    /** Default most calls per coalesced request. */
+    public static final int CALL_BATCH_CALLS_MAX_DEFAULT = 64;
+    /** Default largest coalesced request: 1 MiB. */
+    public static final int CALL_BATCH_BYTES_MAX_DEFAULT = 1 << 20;
+    /** Default most coalesced requests in flight: two, so the OTM can run one while it syncs the other. */
+    public static final int CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT = 2;
 
     public OtmClientConfig {
         requireRange("connectTimeoutMs", connectTimeoutMs, 1, 600_000);
@@ -21,6 +37,16 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
         requireRange("responseBytesMax", responseBytesMax, 1024, 256L * 1024 * 1024);
         requireRange("requestsQueuedMax", requestsQueuedMax, 1, 1_000_000);
         requireRange("threadsMax", threadsMax, 4, 1024);
+        requireRange("callBatchCallsMax", callBatchCallsMax, 1, ProtocolLimits.CALL_BATCH_CALLS_MAX);
+        requireRange("callBatchBytesMax", callBatchBytesMax, 1024, ProtocolCodec.BODY_BYTES_MAX_DEFAULT);
+        requireRange("callBatchesInFlightMax", callBatchesInFlightMax, 1, 1024);
+    }
+
+    /** A config with the default call coalescing (see {@link #defaults()}). */
+    public OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int responseBytesMax, int requestsQueuedMax,
+            int threadsMax) {
+        this(connectTimeoutMs, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax,
+                CALL_BATCH_CALLS_MAX_DEFAULT, CALL_BATCH_BYTES_MAX_DEFAULT, CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT);
     }
 
     private static void requireRange(String name, long value, long min, long max) {
@@ -29,18 +55,35 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
         }
     }
 
-    /** 2 s to connect, 30 s a call, answers up to the codec's default body bound, 4096 queued calls, 16 threads. */
+    /**
+     * 2 s to connect, 30 s a call, answers up to the codec's default body bound, 4096 queued calls,
+     * 16 threads; concurrent procedure calls coalesced, up to 64 calls or 1 MiB a request, 2
+     * requests in flight.
+     */
     public static OtmClientConfig defaults() {
         return new OtmClientConfig(2_000, 30_000, ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 4_096, 16);
     }
 
     /** This config with another per-call timeout. */
     public OtmClientConfig withRequestTimeoutMs(long ms) {
-        return new OtmClientConfig(connectTimeoutMs, ms, responseBytesMax, requestsQueuedMax, threadsMax);
+        return new OtmClientConfig(connectTimeoutMs, ms, responseBytesMax, requestsQueuedMax, threadsMax,
+                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax);
     }
 
     /** This config with another connect timeout. */
     public OtmClientConfig withConnectTimeoutMs(long ms) {
-        return new OtmClientConfig(ms, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax);
+        return new OtmClientConfig(ms, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax,
+                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax);
+    }
+
+    /** This config with other call-coalescing bounds ({@code callsMax} 1: none). */
+    public OtmClientConfig withCallBatching(int callsMax, int bytesMax, int inFlightMax) {
+        return new OtmClientConfig(connectTimeoutMs, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax,
+                callsMax, bytesMax, inFlightMax);
+    }
+
+    /** This config sending every procedure call as its own request. */
+    public OtmClientConfig withoutCallBatching() {
+        return withCallBatching(1, callBatchBytesMax, callBatchesInFlightMax);
     }
 }

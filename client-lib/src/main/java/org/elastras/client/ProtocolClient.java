@@ -98,6 +98,11 @@ public final class ProtocolClient implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close} was called. */
+    boolean isClosed() {
+        return closed.get();
+    }
+
     /** The server's base address, {@code http://host:port}. */
     public URI address() {
         return base;
@@ -109,6 +114,15 @@ public final class ProtocolClient implements AutoCloseable {
      * @param responseType {@code op.responseType()}
      */
     public <R> R call(Operation op, Record request, Class<R> responseType) {
+        return send(op, encode(op, request), responseType);
+    }
+
+    /**
+     * The body {@link #call} would send for {@code request}.
+     *
+     * @throws ElasTrasException LIMIT_EXCEEDED if it is larger than the server takes; nothing was sent
+     */
+    byte[] encode(Operation op, Record request) {
         if (closed.get()) {
             throw new IllegalStateException("this client of " + base + " is closed");
         }
@@ -119,6 +133,14 @@ public final class ProtocolClient implements AutoCloseable {
         if (body.length > codec.bodyBytesMax()) {
             throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, op.wireName() + " request encodes to "
                     + body.length + " bytes; the limit is " + codec.bodyBytesMax() + "; send less");
+        }
+        return body;
+    }
+
+    /** Sends a body made by {@link #encode} and returns the answer, as {@link #call}. */
+    <R> R send(Operation op, byte[] body, Class<R> responseType) {
+        if (closed.get()) {
+            throw new IllegalStateException("this client of " + base + " is closed");
         }
         AtomicBoolean sent = new AtomicBoolean();
         Request http = this.http.newRequest(base.resolve(op.path()))
@@ -143,6 +165,41 @@ public final class ProtocolClient implements AutoCloseable {
             throw transportFailure(op, e.getCause(), sent.get());
         }
         return decode(op, response, responseType);
+    }
+
+    /**
+     * Sends a body made by {@link #encode} without waiting: the future completes, on one of the
+     * client's I/O threads, with the answer or with the {@link ElasTrasException} {@link #call}
+     * would throw. Jetty's request timeout ({@link OtmClientConfig#requestTimeoutMs()}) bounds it.
+     * Whoever completes on it must not block that thread.
+     */
+    <R> CompletableFuture<R> sendAsync(Operation op, byte[] body, Class<R> responseType) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(new ElasTrasException(ErrorCode.UNREACHABLE, op.wireName()
+                    + ": this client of " + base + " is closed; the request was not sent"));
+        }
+        AtomicBoolean sent = new AtomicBoolean();
+        Request http = this.http.newRequest(base.resolve(op.path()))
+                .method(HttpMethod.POST)
+                .timeout(config.requestTimeoutMs(), TimeUnit.MILLISECONDS)
+                .accept(WireFormat.SMILE.contentType())
+                .body(new BytesRequestContent(WireFormat.SMILE.contentType(), body))
+                .onRequestCommit(r -> sent.set(true));
+        CompletableFuture<R> answer = new CompletableFuture<>();
+        new CompletableResponseListener(http, config.responseBytesMax()).send().whenComplete((response, failure) -> {
+            try {
+                if (failure != null) {
+                    Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                            ? failure.getCause() : failure;
+                    answer.completeExceptionally(transportFailure(op, cause, sent.get()));
+                } else {
+                    answer.complete(decode(op, response, responseType));
+                }
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        return answer;
     }
 
     private <R> R decode(Operation op, ContentResponse response, Class<R> responseType) {

@@ -221,6 +221,24 @@ public final class RowCodec {
             return bytes[pos++] & 0xFF;
         }
 
+        /**
+         * The next {@code n} bytes as a string if they are all ASCII (then consumed), else null
+         * (nothing consumed): the common case, decoded without a CharsetDecoder.
+         */
+        String ascii(int n) {
+            if (n < 0 || bytes.length - pos < n) {
+                return null; // take() reports the truncation
+            }
+            for (int i = pos; i < pos + n; i++) {
+                if (bytes[i] < 0) {
+                    return null;
+                }
+            }
+            String s = new String(bytes, pos, n, StandardCharsets.ISO_8859_1);
+            pos += n;
+            return s;
+        }
+
         byte[] take(int n, String what) {
             if (n < 0 || bytes.length - pos < n) {
                 throw corrupt("ends inside " + what + " (needs " + n + " bytes, has " + (bytes.length - pos) + ")");
@@ -289,15 +307,19 @@ public final class RowCodec {
                         pos = at;
                         throw corrupt("VARCHAR length " + n + " of " + what + " is outside [0, " + 4L * type.length() + "]");
                     }
-                    String s;
-                    try {
-                        s = StandardCharsets.UTF_8.newDecoder()
-                                .onMalformedInput(CodingErrorAction.REPORT)
-                                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                                .decode(ByteBuffer.wrap(take((int) n, what))).toString();
-                    } catch (CharacterCodingException e) {
-                        pos = at;
-                        throw corrupt("VARCHAR of " + what + " is not UTF-8");
+                    // ASCII (the common case) is valid UTF-8 with one code point per byte and
+                    // needs no CharsetDecoder; anything else is decoded strictly.
+                    String s = ascii((int) n);
+                    if (s == null) {
+                        try {
+                            s = StandardCharsets.UTF_8.newDecoder()
+                                    .onMalformedInput(CodingErrorAction.REPORT)
+                                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                                    .decode(ByteBuffer.wrap(take((int) n, what))).toString();
+                        } catch (CharacterCodingException e) {
+                            pos = at;
+                            throw corrupt("VARCHAR of " + what + " is not UTF-8");
+                        }
                     }
                     if (s.codePointCount(0, s.length()) > type.length()) {
                         pos = at;

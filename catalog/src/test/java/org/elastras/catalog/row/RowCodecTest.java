@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -133,6 +134,43 @@ class RowCodecTest {
         notNullMarkedNull[2] |= 0x01;
         assertCorrupt(key, notNullMarkedNull, "NOT NULL column D_NEXT_O_ID is marked NULL");
         assertCorrupt(key, new byte[0], "ends inside version");
+    }
+
+    @Test
+    void storedStringsAreCheckedOnTheAsciiPathAsOnTheUtf8Path() {
+        byte[] key = DISTRICT.encodeKey(district());
+        byte[] good = DISTRICT.encodeValue(district());
+        byte[] north = "north".getBytes(StandardCharsets.US_ASCII);
+        int at = indexOf(good, north);
+        assertEquals(10, good[at - 1], "D_NAME's length, zigzag-encoded, precedes it");
+        // D_NAME is VARCHAR(10): 12 ASCII characters fit the byte bound (4 per character) but not the column.
+        assertCorrupt(key, replaceName(good, at, north.length, "abcdefghijkl".getBytes(StandardCharsets.US_ASCII)),
+                "is longer than 10");
+        assertCorrupt(key, replaceName(good, at, north.length, new byte[] {(byte) 0xC3, 0x28, 'a', 'b', 'c'}),
+                "is not UTF-8");
+        List<Object> accented = district();
+        accented.set(2, "nördlich");
+        assertEquals(accented, DISTRICT.decode(key, DISTRICT.encodeValue(accented)));
+        assertEquals(district(), DISTRICT.decode(key, good));
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("not found");
+    }
+
+    /** {@code value} with the string of {@code length} bytes at {@code at} (its length byte before it) replaced. */
+    private static byte[] replaceName(byte[] value, int at, int length, byte[] name) {
+        byte[] out = new byte[value.length - length + name.length];
+        System.arraycopy(value, 0, out, 0, at - 1);
+        out[at - 1] = (byte) (2 * name.length); // zigzag of a small positive length
+        System.arraycopy(name, 0, out, at, name.length);
+        System.arraycopy(value, at + length, out, at + name.length, value.length - at - length);
+        return out;
     }
 
     private static void assertCorrupt(byte[] key, byte[] value, String fragment) {

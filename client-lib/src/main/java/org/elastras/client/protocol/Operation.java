@@ -15,6 +15,8 @@ public enum Operation {
     COMMIT("commit", CommitRequest.class, CommitResponse.class),
     ABORT("abort", AbortRequest.class, AbortResponse.class),
     CALL("call", CallRequest.class, CallResponse.class),
+    /** Several independent calls in one request, each its own transaction with its own outcome. */
+    CALL_BATCH("callBatch", CallBatchRequest.class, CallBatchResponse.class),
     REGISTER_DATABASE("registerDatabase", RegisterDatabaseRequest.class, RegisterDatabaseResponse.class),
     OPEN_PARTITION("openPartition", OpenPartitionRequest.class, OpenPartitionResponse.class),
     CLOSE_PARTITION("closePartition", ClosePartitionRequest.class, ClosePartitionResponse.class),

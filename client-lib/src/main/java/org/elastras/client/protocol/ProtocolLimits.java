@@ -21,6 +21,11 @@ public final class ProtocolLimits {
     public static final int GLOBAL_ROWS_PER_REQUEST_MAX = 200_000;
     /** Most arguments of one stored-procedure call. */
     public static final int PROCEDURE_ARGS_MAX = 1_024;
+    /**
+     * Most calls in one {@code callBatch} request. A batch's calls hold their transactions open
+     * together on one OTM worker, so this also bounds what one request can pin there.
+     */
+    public static final int CALL_BATCH_CALLS_MAX = 256;
     /** Longest name of a stored procedure or OTM, in characters. */
     public static final int NAME_LENGTH_MAX = 256;
 

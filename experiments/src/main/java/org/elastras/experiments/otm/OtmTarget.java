@@ -18,8 +18,16 @@ final class OtmTarget implements TransactionTarget {
 
     /** How the client threads reach the OTM. */
     enum ClientMode {
-        /** Every thread calls through one {@link OtmClient}: one HTTP/2 connection, streams multiplexed. */
+        /**
+         * Every thread calls through one {@link OtmClient} that sends each call as its own request
+         * (the design before call coalescing): one HTTP/2 connection, streams multiplexed.
+         */
         SHARED,
+        /**
+         * Every thread calls through one {@link OtmClient} that coalesces concurrent calls into
+         * {@code callBatch} requests (the default {@link OtmClientConfig}).
+         */
+        SHARED_COALESCING,
         /** Every thread has its own {@link OtmClient}: one connection per thread. */
         PER_THREAD
     }
@@ -61,7 +69,12 @@ final class OtmTarget implements TransactionTarget {
 
     @Override
     public String name() {
-        return (mode == ClientMode.SHARED ? "otm-shared-client" : "otm-client-per-thread") + workload.suffix;
+        String client = switch (mode) {
+            case SHARED -> "otm-shared-client";
+            case SHARED_COALESCING -> "otm-coalescing-client";
+            case PER_THREAD -> "otm-client-per-thread";
+        };
+        return client + workload.suffix;
     }
 
     @Override
@@ -72,7 +85,12 @@ final class OtmTarget implements TransactionTarget {
     @Override
     public String description() {
         return "ElasTraS OTM over HTTP/2 (h2c) on 127.0.0.1, "
-                + (mode == ClientMode.SHARED ? "one OtmClient shared by all threads" : "one OtmClient per thread")
+                + switch (mode) {
+                    case SHARED -> "one OtmClient shared by all threads, a request per call";
+                    case SHARED_COALESCING -> "one OtmClient shared by all threads, concurrent calls coalesced into"
+                            + " callBatch requests";
+                    case PER_THREAD -> "one OtmClient per thread";
+                }
                 + ", stored procedure " + workload.procedure
                 + ", SERIALIZABLE, WAL sync per group commit";
     }
@@ -80,9 +98,13 @@ final class OtmTarget implements TransactionTarget {
     @Override
     public Session openSession() {
         OtmClientConfig d = OtmClientConfig.defaults();
-        OtmClient client = mode == ClientMode.SHARED ? otm.client()
-                : new OtmClient("127.0.0.1", otm.port(), new OtmClientConfig(d.connectTimeoutMs(), d.requestTimeoutMs(),
-                        d.responseBytesMax(), d.requestsQueuedMax(), PER_THREAD_CLIENT_THREADS));
+        OtmClient client = switch (mode) {
+            case SHARED -> otm.unbatchedClient();
+            case SHARED_COALESCING -> otm.client();
+            case PER_THREAD -> new OtmClient("127.0.0.1", otm.port(), new OtmClientConfig(d.connectTimeoutMs(),
+                    d.requestTimeoutMs(), d.responseBytesMax(), d.requestsQueuedMax(), PER_THREAD_CLIENT_THREADS)
+                    .withoutCallBatching());
+        };
         boolean owned = mode == ClientMode.PER_THREAD;
         return new Session() {
             private final List<Object> args = new ArrayList<>(ItemTable.READS_PER_TRANSACTION);

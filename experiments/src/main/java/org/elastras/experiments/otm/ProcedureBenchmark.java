@@ -13,22 +13,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.elastras.client.OtmClientConfig;
 import org.elastras.experiments.ResultFiles;
 
 /**
  * The single-partition stored-procedure benchmark of issue 3: one tenant database with one table
  * of N rows ({@link ItemTable}), and C client threads each running, in a closed loop, a
  * transaction that reads 10 random rows and writes 5 of them, durably committed; on an ElasTraS
- * OTM in this JVM over HTTP/2 on 127.0.0.1 (with one shared client and with a client per thread),
+ * OTM in this JVM over HTTP/2 on 127.0.0.1 (one shared client sending a request per call, as before
+ * call coalescing; one shared client coalescing concurrent calls into {@code callBatch} requests;
+ * and a client per thread),
  * and on embedded Apache Derby through JDBC, in the same run, interleaved by thread count so that
  * load from elsewhere on the machine hits both systems alike. After the runs, each system's
  * balances must add up to five per committed transaction.
  *
  * <p>Prints a table and writes {@code procedure-benchmark.csv} and {@code procedure-benchmark.json}.
  * Arguments, all optional: {@code --rows 100000 --threads 1,8,32,64 --seconds 8 --warmup-seconds 3
- * --jit-warmup-seconds 5 --systems otm-shared,otm-per-thread,derby --seed 42 --out experiments/results}
+ * --jit-warmup-seconds 5 --systems otm-shared,otm-coalescing,otm-per-thread,derby --seed 42 --out experiments/results}
  * (diagnostic systems that isolate costs: {@code otm-shared-empty}, {@code otm-shared-read-only} and
- * the same for {@code otm-per-thread}). The defaults take about three and a half minutes. Single-threaded driver; the client threads are the driver's.
+ * the same for {@code otm-per-thread} and {@code otm-coalescing}). The defaults take about four and a half minutes. Single-threaded driver; the client threads are the driver's.
  */
 public final class ProcedureBenchmark {
 
@@ -43,15 +46,15 @@ public final class ProcedureBenchmark {
 
     /** The run's configuration, checked when parsed. */
     record Options(long rows, int[] threads, double measureSeconds, double warmupSeconds, double jitWarmupSeconds,
-            List<String> systems, long seed, Path output) {
+            List<String> systems, long seed, Path output, int batchesInFlight) {
 
-        static final List<String> SYSTEMS = List.of("otm-shared", "otm-per-thread", "derby");
+        static final List<String> SYSTEMS = List.of("otm-shared", "otm-coalescing", "otm-per-thread", "derby");
         /** Diagnostic OTM runs that isolate costs; not in the default list. */
         static final List<String> DIAGNOSTICS = List.of("otm-shared-read-only", "otm-shared-empty",
-                "otm-per-thread-read-only", "otm-per-thread-empty");
+                "otm-per-thread-read-only", "otm-per-thread-empty", "otm-coalescing-read-only", "otm-coalescing-empty");
         static final String USAGE = "usage: ProcedureBenchmark [--rows N] [--threads 1,8,32,64] [--seconds S]"
-                + " [--warmup-seconds W] [--jit-warmup-seconds J] [--systems otm-shared,otm-per-thread,derby] [--seed N]"
-                + " [--out DIR]";
+                + " [--warmup-seconds W] [--jit-warmup-seconds J] [--systems otm-shared,otm-coalescing,otm-per-thread,derby] [--seed N]"
+                + " [--out DIR] [--batches-in-flight N]";
 
         Options {
             if (rows < ItemTable.READS_PER_TRANSACTION || rows > 10_000_000) {
@@ -64,6 +67,9 @@ public final class ProcedureBenchmark {
                     || jitWarmupSeconds < 0 || jitWarmupSeconds > 600) {
                 throw new IllegalArgumentException("--seconds must be in (0, 600], --warmup-seconds and"
                         + " --jit-warmup-seconds in [0, 600]");
+            }
+            if (batchesInFlight < 1 || batchesInFlight > 64) {
+                throw new IllegalArgumentException("--batches-in-flight must be 1..64, got " + batchesInFlight);
             }
             if (systems.isEmpty() || !systems.stream().allMatch(s -> SYSTEMS.contains(s) || DIAGNOSTICS.contains(s))) {
                 throw new IllegalArgumentException("--systems must list some of " + SYSTEMS + " or the diagnostics "
@@ -80,7 +86,7 @@ public final class ProcedureBenchmark {
                 values.put(args[i].substring(2), args[i + 1]);
             }
             List<String> known = List.of("rows", "threads", "seconds", "warmup-seconds", "jit-warmup-seconds", "systems",
-                    "seed", "out");
+                    "seed", "out", "batches-in-flight");
             for (String name : values.keySet()) {
                 if (!known.contains(name)) {
                     throw new IllegalArgumentException("unknown argument --" + name + "\n" + USAGE);
@@ -94,7 +100,9 @@ public final class ProcedureBenchmark {
                         Double.parseDouble(values.getOrDefault("jit-warmup-seconds", "5")),
                         List.of(values.getOrDefault("systems", String.join(",", SYSTEMS)).split(",")),
                         Long.parseLong(values.getOrDefault("seed", "42")),
-                        Paths.get(values.getOrDefault("out", "experiments/results")));
+                        Paths.get(values.getOrDefault("out", "experiments/results")),
+                        Integer.parseInt(values.getOrDefault("batches-in-flight",
+                                String.valueOf(OtmClientConfig.CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT))));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("a number argument is not a number: " + e.getMessage() + "\n" + USAGE, e);
             }
@@ -109,8 +117,9 @@ public final class ProcedureBenchmark {
         Machine machine = Machine.describe();
         System.out.println(machine.summary());
         System.out.printf(Locale.ROOT, "rows=%,d threads=%s JIT warm-up=%.0f s per system, warm-up=%.0f s and measured=%.0f s"
-                        + " per run, systems=%s seed=%d%n", options.rows(), Arrays.toString(options.threads()),
-                options.jitWarmupSeconds(), options.warmupSeconds(), options.measureSeconds(), options.systems(), options.seed());
+                        + " per run, systems=%s seed=%d, coalescing: %d requests in flight%n", options.rows(), Arrays.toString(options.threads()),
+                options.jitWarmupSeconds(), options.warmupSeconds(), options.measureSeconds(), options.systems(), options.seed(),
+                options.batchesInFlight());
 
         Path scratch = Files.createTempDirectory("procedure-benchmark");
         List<ClosedLoopDriver.Result> results = new ArrayList<>();
@@ -125,7 +134,7 @@ public final class ProcedureBenchmark {
         try {
             if (wantOtm) {
                 Files.createDirectories(scratch.resolve("otm"));
-                otm = InProcessOtm.start(scratch.resolve("otm"));
+                otm = InProcessOtm.start(scratch.resolve("otm"), options.batchesInFlight());
                 long start = System.nanoTime();
                 otm.load(options.rows());
                 loadSeconds.put("otm", (System.nanoTime() - start) / 1e9);
@@ -136,6 +145,7 @@ public final class ProcedureBenchmark {
                         continue;
                     }
                     OtmTarget.ClientMode mode = system.startsWith("otm-shared") ? OtmTarget.ClientMode.SHARED
+                            : system.startsWith("otm-coalescing") ? OtmTarget.ClientMode.SHARED_COALESCING
                             : OtmTarget.ClientMode.PER_THREAD;
                     OtmTarget.Workload workload = system.endsWith("-read-only") ? OtmTarget.Workload.READ_TEN
                             : system.endsWith("-empty") ? OtmTarget.Workload.EMPTY : OtmTarget.Workload.READ_TEN_WRITE_FIVE;
@@ -294,10 +304,10 @@ public final class ProcedureBenchmark {
                 machine.cores(), ResultFiles.jsonString(machine.cpuModel()), ResultFiles.jsonString(machine.java()), ResultFiles.jsonString(machine.os())));
         json.append(String.format(Locale.ROOT, "  \"config\": {\"rows\": %d, \"threads\": %s, \"measure_seconds\": %.1f,"
                         + " \"warmup_seconds\": %.1f, \"jit_warmup_seconds\": %.1f, \"seed\": %d, \"reads_per_transaction\": %d,"
-                        + " \"writes_per_transaction\": %d},%n", options.rows(), Arrays.toString(options.threads()),
+                        + " \"writes_per_transaction\": %d, \"coalescing_batches_in_flight\": %d},%n", options.rows(), Arrays.toString(options.threads()),
                 options.measureSeconds(), options.warmupSeconds(), options.jitWarmupSeconds(), options.seed(),
                 ItemTable.READS_PER_TRANSACTION,
-                ItemTable.WRITES_PER_TRANSACTION));
+                ItemTable.WRITES_PER_TRANSACTION, options.batchesInFlight()));
         json.append("  \"load_seconds\": {");
         json.append(String.join(", ", loadSeconds.entrySet().stream()
                 .map(e -> String.format(Locale.ROOT, "%s: %.2f", ResultFiles.jsonString(e.getKey()), e.getValue())).toList()));

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.CommitRequest;
@@ -25,7 +26,7 @@ import org.elastras.client.protocol.StatusRequest;
 public final class OtmEndpoint implements ProtocolEndpoint {
 
     private static final Set<Operation> OPERATIONS = EnumSet.of(Operation.BEGIN, Operation.GET, Operation.PUT,
-            Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL,
+            Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL, Operation.CALL_BATCH,
             Operation.REGISTER_DATABASE, Operation.OPEN_PARTITION, Operation.CLOSE_PARTITION,
             Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT);
 
@@ -66,6 +67,7 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             case COMMIT -> service.commit((CommitRequest) request);
             case ABORT -> service.abort((AbortRequest) request);
             case CALL -> service.call((CallRequest) request, client);
+            case CALL_BATCH -> service.callBatch((CallBatchRequest) request, client);
             case REGISTER_DATABASE -> service.registerDatabase((RegisterDatabaseRequest) request);
             case OPEN_PARTITION -> service.openPartition((OpenPartitionRequest) request);
             case CLOSE_PARTITION -> service.closePartition((ClosePartitionRequest) request);

@@ -4,6 +4,8 @@ import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallBatchRequest;
+import org.elastras.client.protocol.CallBatchResponse;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
@@ -90,6 +92,15 @@ public interface OtmService {
      * @param client who asks, as for {@link #begin}
      */
     CallResponse call(CallRequest request, String client) throws ElasTrasException;
+
+    /**
+     * Runs several independent stored-procedure calls, each as {@link #call} would, and answers each
+     * with its own outcome; their commits share group-commit syncs. Throws only for what fails the
+     * whole batch (NOT_SERVING).
+     *
+     * @param client who asks, as for {@link #begin}
+     */
+    CallBatchResponse callBatch(CallBatchRequest request, String client) throws ElasTrasException;
 
     /** Admin: registers a database's schema. */
     RegisterDatabaseResponse registerDatabase(RegisterDatabaseRequest request) throws ElasTrasException;

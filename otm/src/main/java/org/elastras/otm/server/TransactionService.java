@@ -2,6 +2,7 @@ package org.elastras.otm.server;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,9 @@ import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallBatchRequest;
+import org.elastras.client.protocol.CallBatchResponse;
+import org.elastras.client.protocol.CallOutcome;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
@@ -219,6 +223,107 @@ final class TransactionService implements OtmService {
         awaitSession(request.afterCts());
         ProcedureResult result = run(() -> procedures.run(access, request.procedure(), request.args(),
                 isolation(request.isolation()), client, tag(request.commitId()), this::markerOf));
+        return answer(request, result);
+    }
+
+    /**
+     * Runs the calls one after the other on this thread, but logs their commits together: each
+     * call runs up to its prepared commit, and the prepared commits are logged as one group (one
+     * sync) and finished after the last call, or earlier when a call must wait for them (a re-run
+     * after a conflict, a session's {@code afterCts}). Each call gets the outcome it would have
+     * got alone.
+     */
+    @Override
+    public CallBatchResponse callBatch(CallBatchRequest request, String client) {
+        checkServing();
+        List<CallRequest> calls = request.calls();
+        CallOutcome[] outcomes = new CallOutcome[calls.size()];
+        PreparedCalls prepared = new PreparedCalls(calls, outcomes);
+        try {
+            for (int i = 0; i < calls.size(); i++) {
+                CallRequest call = calls.get(i);
+                try {
+                    TableAccess access = partitions.served(call.partitionId()).access();
+                    checkDatabase(access, call.database(), call.partitionId());
+                    if (call.afterCts() > snapshots.snapshot()) {
+                        prepared.finishAll(); // the session may wait for one of them
+                        awaitSession(call.afterCts());
+                    }
+                    checkServing();
+                    ProcedureRunner.Prepared p = run(() -> procedures.prepare(access, call.procedure(), call.args(),
+                            isolation(call.isolation()), client, tag(call.commitId()), this::markerOf,
+                            prepared::finishAll));
+                    if (p.commit() == null) {
+                        outcomes[i] = CallOutcome.of(answer(call, p.result()));
+                    } else {
+                        prepared.add(i, p);
+                    }
+                } catch (ElasTrasException e) {
+                    outcomes[i] = CallOutcome.failed(e);
+                } catch (RuntimeException | StackOverflowError e) {
+                    outcomes[i] = CallOutcome.failed(unexpected(call, e));
+                }
+            }
+        } finally {
+            // Also after a bug above: every prepared commit holds its transaction's lock.
+            prepared.finishAll();
+        }
+        return new CallBatchResponse(Arrays.asList(outcomes));
+    }
+
+    /** The prepared calls of one batch: logged together, then finished in order. Owned by the batch's thread. */
+    private final class PreparedCalls {
+        private final List<CallRequest> calls;
+        private final CallOutcome[] outcomes;
+        private final List<Integer> indexes = new ArrayList<>();
+        private final List<ProcedureRunner.Prepared> prepared = new ArrayList<>();
+
+        PreparedCalls(List<CallRequest> calls, CallOutcome[] outcomes) {
+            this.calls = calls;
+            this.outcomes = outcomes;
+        }
+
+        void add(int index, ProcedureRunner.Prepared call) {
+            indexes.add(index);
+            prepared.add(call);
+        }
+
+        /** Logs every prepared commit in one group, waits for the sync and applies them. */
+        void finishAll() {
+            if (prepared.isEmpty()) {
+                return;
+            }
+            List<org.elastras.otm.txn.PendingCommit> commits = new ArrayList<>(prepared.size());
+            for (ProcedureRunner.Prepared p : prepared) {
+                commits.add(p.commit());
+            }
+            transactions.log(commits);
+            for (int k = 0; k < prepared.size(); k++) {
+                int i = indexes.get(k);
+                CallRequest call = calls.get(i);
+                ProcedureRunner.Prepared p = prepared.get(k);
+                try {
+                    outcomes[i] = CallOutcome.of(answer(call, run(() -> procedures.finish(p))));
+                } catch (ElasTrasException e) {
+                    outcomes[i] = CallOutcome.failed(e);
+                } catch (RuntimeException | StackOverflowError e) {
+                    outcomes[i] = CallOutcome.failed(unexpected(call, e));
+                }
+            }
+            indexes.clear();
+            prepared.clear();
+        }
+    }
+
+    /** A call's failure that no client can cause: logged, and answered INTERNAL for that call alone. */
+    private ElasTrasException unexpected(CallRequest call, Throwable e) {
+        LOG.log(Level.SEVERE, "call of procedure " + call.procedure() + " in a batch failed unexpectedly", e);
+        return new ElasTrasException(ErrorCode.INTERNAL, "call of " + call.procedure() + " failed inside OTM " + otmId
+                + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + "); the outcome is unknown, see the OTM's log");
+    }
+
+    /** The answer to a call whose procedure ran: its response, or the error its outcome means. */
+    private CallResponse answer(CallRequest request, ProcedureResult result) {
         switch (result.outcome()) {
             case COMMITTED -> {
                 if (result.cts() > 0 && !leaseHeld.getAsBoolean()) {

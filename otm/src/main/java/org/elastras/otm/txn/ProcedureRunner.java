@@ -61,12 +61,41 @@ public final class ProcedureRunner {
      */
     public ProcedureResult run(TableAccess partition, String name, List<Object> args, Isolation isolation,
             String clientId, CommitTag tag, Function<Object, byte[]> encodeMarker) {
+        Prepared prepared = prepare(partition, name, args, isolation, clientId, tag, encodeMarker, () -> { });
+        if (prepared.commit() == null) {
+            return prepared.result();
+        }
+        manager.log(List.of(prepared.commit()));
+        return finish(prepared);
+    }
+
+    /**
+     * A call run up to its commit's log record: either its final result (it rolled back, ran out
+     * of attempts, or committed without writing), or a prepared commit with the procedure's value,
+     * which the caller must log ({@link TransactionManager#log}) and {@link #finish} on this thread.
+     */
+    public record Prepared(ProcedureResult result, PendingCommit commit, Object value, int attempt) {
+    }
+
+    /**
+     * Runs the procedure as {@link #run(TableAccess, String, List, Isolation, String, CommitTag, Function)}
+     * but stops once its commit is prepared, so that a caller running several calls can log their
+     * records together and wait for one sync. The transaction stays locked by this thread until
+     * {@link #finish}.
+     *
+     * @param beforeRetry called before a re-run waits for the transaction it ran into: a caller
+     *     holding prepared commits must finish them here, since this call may be waiting for one
+     * @throws TransactionException as {@code run}
+     */
+    public Prepared prepare(TableAccess partition, String name, List<Object> args, Isolation isolation,
+            String clientId, CommitTag tag, Function<Object, byte[]> encodeMarker, Runnable beforeRetry) {
         Procedure procedure = registry.find(partition.schema().name(), name);
         List<Object> arguments = args == null ? List.of() : args;
         TransactionException last = null;
         for (int attempt = 1; attempt <= attemptsMax; attempt++) {
             if (attempt > 1) {
                 retries.incrementAndGet();
+                beforeRetry.run();
                 awaitBlocker(last);
             }
             RowTransaction txn = partition.begin(manager, isolation, clientId, tag);
@@ -79,11 +108,17 @@ public final class ProcedureRunner {
                 if (tag != null) {
                     manager.setMarkerValue(txn.id(), encodeMarker.apply(value));
                 }
-                CommitResult committed = txn.commit();
-                return new ProcedureResult(ProcedureResult.Outcome.COMMITTED, value, committed.cts(), attempt, null);
+                PendingCommit commit = txn.prepareCommit();
+                if (!commit.needsLog()) {
+                    CommitResult readOnly = manager.finishCommit(commit);
+                    return new Prepared(new ProcedureResult(ProcedureResult.Outcome.COMMITTED, value, readOnly.cts(),
+                            attempt, null), null, value, attempt);
+                }
+                return new Prepared(null, commit, value, attempt);
             } catch (ProcedureAbort rollback) {
                 txn.abort();
-                return new ProcedureResult(ProcedureResult.Outcome.ROLLED_BACK, null, 0, attempt, rollback.getMessage());
+                return new Prepared(new ProcedureResult(ProcedureResult.Outcome.ROLLED_BACK, null, 0, attempt,
+                        rollback.getMessage()), null, null, attempt);
             } catch (TransactionException e) {
                 txn.abort();
                 TransactionException cause = txn.abortCause() != null ? txn.abortCause() : e;
@@ -97,8 +132,24 @@ public final class ProcedureRunner {
                         + partition.schema().name() + " failed: " + e + "; its transaction was aborted", e);
             }
         }
-        return new ProcedureResult(ProcedureResult.Outcome.RETRIES_EXHAUSTED, null, 0, attemptsMax,
-                "aborted " + attemptsMax + " times; last: " + last.getMessage());
+        return new Prepared(new ProcedureResult(ProcedureResult.Outcome.RETRIES_EXHAUSTED, null, 0, attemptsMax,
+                "aborted " + attemptsMax + " times; last: " + last.getMessage()), null, null, attemptsMax);
+    }
+
+    /**
+     * Finishes a prepared call whose commit was given to the log: waits for its sync and applies
+     * it. REQUIRES: on the thread that prepared it, exactly once.
+     *
+     * @throws TransactionException as {@link TransactionManager#finishCommit} (never a retryable one:
+     *     conflicts are found while preparing)
+     */
+    public ProcedureResult finish(Prepared prepared) {
+        if (prepared.commit() == null) {
+            throw new IllegalArgumentException("the call has no commit to finish; its result is final");
+        }
+        CommitResult committed = manager.finishCommit(prepared.commit());
+        return new ProcedureResult(ProcedureResult.Outcome.COMMITTED, prepared.value(), committed.cts(),
+                prepared.attempt(), null);
     }
 
     /** Retries since start (runs beyond the first of a call). */

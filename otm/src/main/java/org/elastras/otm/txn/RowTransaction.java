@@ -125,6 +125,14 @@ public final class RowTransaction {
         return call(() -> manager.commit(id));
     }
 
+    /**
+     * The first half of {@link #commit}; see {@link TransactionManager#prepareCommit}. The caller
+     * logs and finishes it on this thread.
+     */
+    public PendingCommit prepareCommit() {
+        return call(() -> manager.prepareCommit(id));
+    }
+
     /** Aborts if still open; returns whether it was. */
     public boolean abort() {
         return manager.abort(id);

@@ -537,12 +537,28 @@ public final class TransactionManager {
      *     unknown: the log died while syncing)
      */
     public CommitResult commit(long txnId) {
+        PendingCommit pending = prepareCommit(txnId);
+        log(List.of(pending));
+        return finishCommit(pending);
+    }
+
+    /**
+     * The first half of {@link #commit}: a transaction that wrote nothing ends here; otherwise it
+     * takes a CTS, validates its read set (SERIALIZABLE) and builds its log record, and stays
+     * COMMITTING and locked by the calling thread. REQUIRES: the caller then calls {@link #log} and
+     * {@link #finishCommit} on this thread, whatever happens in between (the lock is what a
+     * partition's close waits for).
+     *
+     * @throws TransactionException with the transaction aborted (nothing held): as {@link #commit}
+     */
+    public PendingCommit prepareCommit(long txnId) {
         Transaction t = enter(txnId);
+        boolean prepared = false;
         try {
             if (t.writes.isEmpty()) {
                 end(t, Transaction.State.COMMITTED, null, "committed (read-only)");
                 commits.incrementAndGet();
-                return new CommitResult(t.snapshot, true);
+                return PendingCommit.readOnly(new CommitResult(t.snapshot, true));
             }
             PartitionSlot slot = t.slot;
             long cts;
@@ -568,7 +584,86 @@ public final class TransactionManager {
                 validateReads(t, cts);
             }
             awaitWriteCapacity(t, cts);
-            return logAndApply(t, cts);
+            PendingCommit pending = buildRecord(t, cts);
+            prepared = true;
+            return pending;
+        } finally {
+            if (!prepared) {
+                leave(t);
+            }
+        }
+    }
+
+    /**
+     * Queues the records of prepared commits in the log, together, so that one group-commit sync
+     * covers them; returns at once. A record that cannot be queued (too large, log full or dead)
+     * fails its own commit in {@link #finishCommit}. REQUIRES: the commits were prepared on this
+     * thread and not logged yet.
+     */
+    public void log(List<PendingCommit> prepared) {
+        List<PendingCommit> toLog = new ArrayList<>(prepared.size());
+        for (PendingCommit p : prepared) {
+            if (p.finished || p.logged != null || p.logRefused != null) {
+                throw new IllegalStateException("commit of transaction " + p.transactionId() + " was logged or finished already");
+            }
+            if (p.needsLog()) {
+                toLog.add(p);
+            }
+        }
+        if (toLog.isEmpty()) {
+            return;
+        }
+        if (toLog.size() > 1) {
+            List<WalRecord> records = new ArrayList<>(toLog.size());
+            for (PendingCommit p : toLog) {
+                records.add(p.record);
+            }
+            try {
+                List<java.util.concurrent.CompletableFuture<WalPosition>> futures = wal.appendAll(records);
+                for (int i = 0; i < toLog.size(); i++) {
+                    toLog.get(i).logged = futures.get(i);
+                }
+                return;
+            } catch (LimitExceededException e) {
+                // One record is too large: log the others one by one, so that only it fails.
+            } catch (RejectedExecutionException | IllegalStateException e) {
+                for (PendingCommit p : toLog) {
+                    p.logRefused = e;
+                }
+                return;
+            }
+        }
+        for (PendingCommit p : toLog) {
+            try {
+                p.logged = wal.append(p.record);
+            } catch (LimitExceededException | RejectedExecutionException | IllegalStateException e) {
+                p.logRefused = e;
+            }
+        }
+    }
+
+    /**
+     * The second half of {@link #commit}: waits for the record's group-commit sync (only then is
+     * the commit acknowledged), applies the versions to the store, reports the CTS readable,
+     * releases the intents and unlocks the transaction. REQUIRES: {@code pending} was prepared and
+     * logged on this thread; called exactly once.
+     *
+     * @throws TransactionException as {@link #commit}
+     */
+    public CommitResult finishCommit(PendingCommit pending) {
+        if (pending.finished) {
+            throw new IllegalStateException("commit of transaction " + pending.transactionId() + " finished twice");
+        }
+        pending.finished = true;
+        if (!pending.needsLog()) {
+            return pending.readOnlyResult;
+        }
+        Transaction t = pending.transaction;
+        try {
+            if (pending.logged == null && pending.logRefused == null) {
+                pending.logRefused = new IllegalStateException("the commit was never given to the log");
+            }
+            return applyLogged(t, pending);
         } finally {
             leave(t);
         }
@@ -579,13 +674,19 @@ public final class TransactionManager {
         PartitionSlot slot = t.slot;
         try {
             for (byte[] key : t.readKeys) {
+                if (t.writes.containsKey(key)) {
+                    // t holds this key's intent, and when it took it no version newer than its
+                    // snapshot existed (acquireIntent); nobody can commit the key without the
+                    // intent, so the read is still the latest: nothing to check.
+                    continue;
+                }
                 // Intent first, then version: a committer applies before it releases its intent.
                 Transaction holder = slot.intents.get(key);
                 if (holder != null && holder != t && holder.committedBefore(cts)) {
                     failValidation(t, cts, holder.id, holder.cts, holder + " committed a write to a key it read");
                 }
-                Version v = slot.store.getVersion(key, cts - 1);
-                if (v != null && v.cts() > t.snapshot) {
+                Version v = slot.store.getVersionNewerThan(key, t.snapshot, cts - 1);
+                if (v != null) {
                     failValidation(t, cts, 0, v.cts(), "a key it read was committed again at CTS " + v.cts());
                 }
             }
@@ -638,11 +739,11 @@ public final class TransactionManager {
         }
     }
 
-    /** Steps 2-4 of the commit. REQUIRES: t.lock, t COMMITTING at cts and validated. */
-    private CommitResult logAndApply(Transaction t, long cts) {
+    /** Builds the log record and the versions of a commit. REQUIRES: t.lock, t COMMITTING at cts and validated. */
+    private PendingCommit buildRecord(Transaction t, long cts) {
         PartitionSlot slot = t.slot;
-        List<WalRecord.Mutation> mutations = new ArrayList<>(t.writes.size());
-        List<Version> versions = new ArrayList<>(t.writes.size());
+        List<WalRecord.Mutation> mutations = new ArrayList<>(t.writes.size() + 1);
+        List<Version> versions = new ArrayList<>(t.writes.size() + 1);
         for (Map.Entry<byte[], byte[]> w : t.writes.entrySet()) {
             mutations.add(new WalRecord.Mutation(slot.partitionId, w.getKey(), w.getValue()));
             versions.add(new Version(w.getKey(), cts, w.getValue()));
@@ -653,16 +754,26 @@ public final class TransactionManager {
             mutations.add(new WalRecord.Mutation(slot.partitionId, key, t.markerValue));
             versions.add(new Version(key, cts, t.markerValue));
         }
-        UnappliedCommits.Ticket ticket = unapplied.begin();
+        // Registered before the record reaches the log: the store's replay point never passes it.
+        return PendingCommit.toLog(t, cts, new WalRecord(cts, mutations), versions, unapplied.begin());
+    }
+
+    /** Steps 2-4 of the commit. REQUIRES: t.lock, t COMMITTING at its CTS, its record given to the log. */
+    private CommitResult applyLogged(Transaction t, PendingCommit pending) {
+        PartitionSlot slot = t.slot;
+        long cts = pending.cts;
+        UnappliedCommits.Ticket ticket = pending.ticket;
         WalPosition position;
-        try {
-            position = wal.append(new WalRecord(cts, mutations)).join();
-        } catch (LimitExceededException e) {
+        RuntimeException refused = pending.logRefused;
+        if (refused instanceof LimitExceededException e) {
             throw notLogged(t, cts, ticket, Reason.LIMIT_EXCEEDED, "its write set is too large to log: " + e.getMessage(), e);
-        } catch (RejectedExecutionException e) {
+        } else if (refused instanceof RejectedExecutionException e) {
             throw notLogged(t, cts, ticket, Reason.OVERLOADED, e.getMessage(), e);
-        } catch (IllegalStateException e) {
-            throw notLogged(t, cts, ticket, Reason.LOG_FAILED, "the log takes no records: " + e.getMessage(), e);
+        } else if (refused != null) {
+            throw notLogged(t, cts, ticket, Reason.LOG_FAILED, "the log takes no records: " + refused.getMessage(), refused);
+        }
+        try {
+            position = pending.logged.join();
         } catch (CompletionException e) {
             // The log died while this record was queued or syncing: whether it is durable is
             // unknown. This OTM can log nothing more and must stop serving; a recovery decides.
@@ -671,7 +782,7 @@ public final class TransactionManager {
         }
         // Durable: from here on the commit must become readable.
         try {
-            slot.store.apply(unapplied.walId(), position, versions);
+            slot.store.apply(unapplied.walId(), position, pending.versions);
         } catch (RuntimeException e) {
             // The ticket stays open and the intents stay held: the store's replay point cannot pass
             // this record and nobody can overwrite these keys unseen; reopening the partition

@@ -4,6 +4,9 @@ import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallBatchRequest;
+import org.elastras.client.protocol.CallBatchResponse;
+import org.elastras.client.protocol.CallOutcome;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
@@ -61,6 +64,8 @@ final class FakeOtmService implements OtmService {
     final AtomicLong nextTxnId = new AtomicLong(1);
     final ConcurrentLinkedQueue<Object> received = new ConcurrentLinkedQueue<>();
     volatile long slowMs = 0;
+    /** callBatch requests received. */
+    final AtomicLong batches = new AtomicLong();
     volatile CountDownLatch release = new CountDownLatch(0);
 
     @Override
@@ -178,6 +183,21 @@ final class FakeOtmService implements OtmService {
         result.put("args", r.args());
         result.put("isolation", r.isolation().name());
         return new CallResponse(result, r.afterCts() + 1, 2);
+    }
+
+    /** Every call answered as {@link #call} would, each with its own outcome; counts the batches. */
+    @Override
+    public CallBatchResponse callBatch(CallBatchRequest r, String client) {
+        batches.incrementAndGet();
+        List<CallOutcome> outcomes = new ArrayList<>();
+        for (CallRequest call : r.calls()) {
+            try {
+                outcomes.add(CallOutcome.of(call(call, client)));
+            } catch (ElasTrasException e) {
+                outcomes.add(CallOutcome.failed(e));
+            }
+        }
+        return new CallBatchResponse(outcomes);
     }
 
     @Override

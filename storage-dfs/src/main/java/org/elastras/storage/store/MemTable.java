@@ -1,9 +1,12 @@
 package org.elastras.storage.store;
 
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.elastras.storage.util.CloseableIterator;
 import org.elastras.storage.wal.WalPosition;
@@ -13,13 +16,25 @@ import org.elastras.storage.wal.WalPosition;
  * plus, for each write-ahead log that fed it, the oldest log position of a record applied here
  * (what a recovery would have to replay if this memtable were lost).
  *
+ * <p>Layout: each key has one {@link KeyVersions} holding its versions here, newest CTS first, as
+ * an immutable list. The holders are reachable two ways: from an ordered map by key, for scans,
+ * and from a hash map, for point lookups and for adding a version of a key already here. Most of a
+ * transaction's work is point reads and writes of existing keys, and a seek in an ordered map is
+ * ~2 log2(n) key compares, each a chain of cache misses; the hash map is one hash and a compare.
+ * Only the first version of a new key pays for an ordered insert.
+ *
  * <p>Thread-safe: any number of threads may add and read concurrently; iteration is weakly
- * consistent (sees a version added concurrently or not, never a torn one).
+ * consistent (sees a version added concurrently or not, never a torn one). A version is reachable
+ * both ways before {@link #add} returns.
  */
 final class MemTable {
 
-    private final ConcurrentSkipListSet<Version> versions = new ConcurrentSkipListSet<>(Version.ORDER);
+    /** Every key here, ordered, to its versions. The holder in this map is the key's only holder. */
+    private final ConcurrentSkipListMap<byte[], KeyVersions> byOrder = new ConcurrentSkipListMap<>(Version::compareKeys);
+    /** The same holders by hashed key, for point lookups. */
+    private final ConcurrentHashMap<IndexKey, KeyVersions> byKey = new ConcurrentHashMap<>();
     private final Map<String, WalPosition> oldestPositionByWal = new ConcurrentHashMap<>();
+    private final AtomicInteger versionCount = new AtomicInteger();
     private final AtomicLong sizeBytes = new AtomicLong();
     private final AtomicLong minCts = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong maxCts = new AtomicLong(-1);
@@ -32,17 +47,22 @@ final class MemTable {
      *     commits can never share a timestamp on one key, so this is a bug upstream
      */
     boolean add(Version version) {
-        if (versions.add(version)) {
-            sizeBytes.addAndGet(version.sizeBytes());
-            minCts.accumulateAndGet(version.cts(), Math::min);
-            maxCts.accumulateAndGet(version.cts(), Math::max);
-            return true;
+        IndexKey indexKey = new IndexKey(version.key());
+        KeyVersions holder = byKey.get(indexKey);
+        if (holder == null) {
+            KeyVersions fresh = new KeyVersions();
+            KeyVersions raced = byOrder.putIfAbsent(version.key(), fresh);
+            holder = raced == null ? fresh : raced;
+            byKey.putIfAbsent(indexKey, holder);
         }
-        Version existing = versions.ceiling(version);
-        if (existing == null || !existing.equals(version)) {
-            throw new IllegalStateException("two different values for the same (key, cts): " + existing + " and " + version);
+        if (!holder.add(version)) {
+            return false;
         }
-        return false;
+        versionCount.incrementAndGet();
+        sizeBytes.addAndGet(version.sizeBytes());
+        minCts.accumulateAndGet(version.cts(), Math::min);
+        maxCts.accumulateAndGet(version.cts(), Math::max);
+        return true;
     }
 
     /** Records that a WAL record at {@code position} of log {@code walId} was applied here. */
@@ -52,22 +72,40 @@ final class MemTable {
 
     /** The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included. */
     Version get(byte[] key, long snapshotCts) {
-        Version v = versions.ceiling(probe(key, snapshotCts));
-        return v != null && Version.compareKeys(v.key(), key) == 0 ? v : null;
+        KeyVersions holder = byKey.get(new IndexKey(key));
+        if (holder == null) {
+            return null;
+        }
+        for (Chain c = holder.newest; c != null; c = c.older) {
+            if (c.version.cts() <= snapshotCts) {
+                return c.version;
+            }
+        }
+        return null;
     }
 
     /** Versions in order from the first one whose key is >= {@code fromKey} (null: from the start). */
     CloseableIterator<Version> scan(byte[] fromKey) {
-        Iterator<Version> it = fromKey == null ? versions.iterator() : versions.tailSet(probe(fromKey, Long.MAX_VALUE)).iterator();
+        Iterator<KeyVersions> keys = (fromKey == null ? byOrder : byOrder.tailMap(fromKey, true)).values().iterator();
         return new CloseableIterator<>() {
+            private Chain next;
+
             @Override
             public boolean hasNext() {
-                return it.hasNext();
+                while (next == null && keys.hasNext()) {
+                    next = keys.next().newest;
+                }
+                return next != null;
             }
 
             @Override
             public Version next() {
-                return it.next();
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Version v = next.version;
+                next = next.older;
+                return v;
             }
 
             @Override
@@ -85,11 +123,11 @@ final class MemTable {
     }
 
     int versionCount() {
-        return versions.size();
+        return versionCount.get();
     }
 
     boolean isEmpty() {
-        return versions.isEmpty();
+        return versionCount.get() == 0;
     }
 
     long minCts() {
@@ -100,8 +138,94 @@ final class MemTable {
         return maxCts.get();
     }
 
-    /** The smallest version key that sorts at or before every version of {@code key} visible at {@code cts}. */
-    static Version probe(byte[] key, long cts) {
-        return new Version(key, cts, null);
+    /** One key's versions here. Readers read {@link #newest} without locks; writers add under the holder's monitor. */
+    private static final class KeyVersions {
+        /** Newest CTS first; null until the first version is added. */
+        volatile Chain newest;
+
+        /** Adds {@code v} in CTS order; false if the same version is here already. */
+        synchronized boolean add(Version v) {
+            Chain c = newest;
+            while (c != null && c.version.cts() > v.cts()) {
+                c = c.older;
+            }
+            if (c != null && c.version.cts() == v.cts()) {
+                if (!c.version.equals(v)) {
+                    throw new IllegalStateException("two different values for the same (key, cts): " + c.version
+                            + " and " + v);
+                }
+                return false;
+            }
+            newest = Chain.insert(newest, v);
+            return true;
+        }
+    }
+
+    /**
+     * A key as a hash-map key, compared by content, with a hash that spreads keys differing only in
+     * their last bytes (ids encoded big-endian): {@code Arrays.hashCode} maps such keys onto a few
+     * thousand values. Immutable (the bytes are never changed).
+     */
+    private static final class IndexKey {
+        private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+        private static final long FNV_PRIME = 0x100000001b3L;
+
+        private final byte[] bytes;
+        private final int hash;
+
+        IndexKey(byte[] bytes) {
+            this.bytes = bytes;
+            long h = FNV_OFFSET;
+            for (byte b : bytes) {
+                h = (h ^ (b & 0xff)) * FNV_PRIME;
+            }
+            this.hash = (int) (h ^ (h >>> 32));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof IndexKey k && hash == k.hash && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
+     * One key's versions, newest CTS first, as an immutable linked list: readers walk it without
+     * locks; {@link #insert} builds a new head (commits apply nearly in CTS order, so it copies
+     * at most the few versions newer than the inserted one).
+     */
+    private static final class Chain {
+        final Version version;
+        final Chain older;
+
+        Chain(Version version, Chain older) {
+            this.version = version;
+            this.older = older;
+        }
+
+        /** The chain with {@code v} in its place. REQUIRES: no version with v's CTS in {@code chain}. */
+        static Chain insert(Chain chain, Version v) {
+            int newer = 0;
+            Chain rest = chain;
+            while (rest != null && rest.version.cts() > v.cts()) {
+                newer++;
+                rest = rest.older;
+            }
+            Version[] prefix = new Version[newer];
+            Chain c = chain;
+            for (int i = 0; i < newer; i++) {
+                prefix[i] = c.version;
+                c = c.older;
+            }
+            Chain head = new Chain(v, rest);
+            for (int i = newer - 1; i >= 0; i--) {
+                head = new Chain(prefix[i], head);
+            }
+            return head;
+        }
     }
 }

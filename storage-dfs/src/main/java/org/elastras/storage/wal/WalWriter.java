@@ -217,10 +217,67 @@ public final class WalWriter implements Closeable {
         }
     }
 
+    /**
+     * Queues several records at once, all or none, so that one writer batch (one sync) covers all
+     * of them unless a segment roll or the queue limits split them. Encoding and limit checks
+     * happen here, on the caller's thread, for every record before any is queued; if the queue
+     * has no room for all of them this blocks up to {@code appendWaitMillisMax}.
+     *
+     * @return one future per record, in order, each as {@link #append}'s
+     * @throws LimitExceededException if any record breaks a limit; nothing was queued
+     * @throws IllegalStateException as {@link #append}; nothing was queued
+     * @throws RejectedExecutionException as {@link #append}; nothing was queued
+     */
+    public List<CompletableFuture<WalPosition>> appendAll(List<WalRecord> records) {
+        if (records == null || records.isEmpty()) {
+            throw new IllegalArgumentException("records is null or empty");
+        }
+        byte[][] frames = new byte[records.size()][];
+        long frameBytes = 0;
+        for (int i = 0; i < frames.length; i++) {
+            if (records.get(i) == null) {
+                throw new IllegalArgumentException("record " + i + " is null");
+            }
+            frames[i] = WalFormat.encodeFrame(records.get(i), options.limits());
+            frameBytes += frames[i].length;
+        }
+        List<CompletableFuture<WalPosition>> acknowledged = new ArrayList<>(frames.length);
+        lock.lock();
+        try {
+            checkUsable();
+            if (!fits(frames.length, frameBytes)) {
+                awaitSpace(frames.length, frameBytes);
+            }
+            for (byte[] frame : frames) {
+                if (tailOffset > WalFormat.HEADER_BYTES && tailOffset + frame.length > options.segmentBytesMax()) {
+                    tailSegment++;
+                    tailOffset = WalFormat.HEADER_BYTES;
+                }
+                Pending pending = new Pending(frame, new WalPosition(tailSegment, tailOffset));
+                tailOffset += frame.length;
+                queue.add(pending);
+                queuedBytes += frame.length;
+                acknowledged.add(pending.acknowledged);
+            }
+            if (writerWaiting) {
+                writerWaiting = false;
+                queueNotEmpty.signal();
+            }
+            return acknowledged;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Requires {@link #lock}. A record always fits an empty queue, so that no size can starve. */
     private boolean fits(int frameBytes) {
-        return queue.isEmpty()
-                || (queue.size() < options.queueRecordsMax() && queuedBytes + frameBytes <= options.queueBytesMax());
+        return fits(1, frameBytes);
+    }
+
+    /** Requires {@link #lock}. Records added together always fit an empty queue, so that no size can starve. */
+    private boolean fits(int records, long frameBytes) {
+        return queue.isEmpty() || (queue.size() + records <= options.queueRecordsMax()
+                && queuedBytes + frameBytes <= options.queueBytesMax());
     }
 
     /** Requires {@link #lock}. */
@@ -236,11 +293,16 @@ public final class WalWriter implements Closeable {
 
     /** Requires {@link #lock}. Waits until the frame fits, bounded by appendWaitMillisMax. */
     private void awaitSpace(int frameBytes) {
+        awaitSpace(1, frameBytes);
+    }
+
+    /** Requires {@link #lock}. Waits until the frames fit, bounded by appendWaitMillisMax. */
+    private void awaitSpace(int records, long frameBytes) {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(options.appendWaitMillisMax());
         long deadline = System.nanoTime() + waitNanos;
         appendersWaiting++;
         try {
-            while (!fits(frameBytes)) {
+            while (!fits(records, frameBytes)) {
                 long remainingNanos = deadline - System.nanoTime();
                 if (remainingNanos <= 0) {
                     throw new RejectedExecutionException("WAL queue for " + walDirectory + " stayed full ("

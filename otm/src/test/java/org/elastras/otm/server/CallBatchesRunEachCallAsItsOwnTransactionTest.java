@@ -1,0 +1,250 @@
+package org.elastras.otm.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.elastras.client.OtmClient;
+import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CallBatchRequest;
+import org.elastras.client.protocol.CallBatchResponse;
+import org.elastras.client.protocol.CallOutcome;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CommitId;
+import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.GetRequest;
+import org.elastras.client.protocol.Isolation;
+import org.elastras.client.protocol.OpenPartitionRequest;
+import org.elastras.client.protocol.ProtocolLimits;
+import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.ResolveCommitRequest;
+import org.elastras.client.protocol.ResolveCommitResponse;
+import org.elastras.client.protocol.SchemaSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code callBatch} on a real OTM over real sockets (real ZooKeeper, local DFS): each call of a
+ * batch is its own transaction with its own outcome; a failing call does not fail the others;
+ * calls of one batch that touch the same row still serialize; a malformed batch changes nothing;
+ * commit ids of batched calls resolve finally; and a coalescing client under concurrency loses and
+ * duplicates no increment.
+ */
+class CallBatchesRunEachCallAsItsOwnTransactionTest {
+
+    @TempDir
+    Path temp;
+
+    private TestingServer zk;
+    private OtmNode otm;
+    private OtmClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        zk = new TestingServer(true);
+        otm = OtmNode.start(new OtmConfig("otm-b", zk.getConnectString(), "/elastras", temp.resolve("dfs").toUri(),
+                "127.0.0.1", 0, 4_000));
+        client = new OtmClient("127.0.0.1", otm.port());
+        client.registerDatabase(new RegisterDatabaseRequest(SchemaSpec.of(BankProcedures.schema())));
+        client.openPartition(new OpenPartitionRequest("BANK", 1, null, null));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        otm.close();
+        zk.close();
+    }
+
+    private static CallRequest increment(long id) {
+        return new CallRequest("BANK", 1, "increment", List.of(id), Isolation.SERIALIZABLE, 0);
+    }
+
+    private long balance(long id) {
+        long txn = client.begin(new BeginRequest("BANK", 1, Isolation.SERIALIZABLE, 0)).txnId();
+        var row = client.get(new GetRequest(txn, "ACCOUNTS", List.of(id)));
+        client.commit(new CommitRequest(txn));
+        return row.found() ? ((Number) row.row().get("BALANCE")).longValue() : 0;
+    }
+
+    @Test
+    void eachCallGetsItsOwnResultOrErrorAndOneBadCallFailsNoOther() {
+        CallBatchResponse answer = client.callBatch(new CallBatchRequest(List.of(
+                increment(1),
+                increment(2),
+                new CallRequest("BANK", 1, "transfer", List.of(1L, 2L, 1_000L), Isolation.SERIALIZABLE, 0),
+                new CallRequest("BANK", 1, "noSuchProcedure", List.of(), Isolation.SERIALIZABLE, 0),
+                new CallRequest("BANK", 99, "increment", List.of(1L), Isolation.SERIALIZABLE, 0),
+                new CallRequest("BANK", 1, "increment", List.of("not a number"), Isolation.SERIALIZABLE, 0),
+                increment(1))));
+        List<CallOutcome> out = answer.outcomes();
+        assertEquals(7, out.size());
+        assertEquals(1L, ((Number) out.get(0).response().result()).longValue());
+        assertEquals(1L, ((Number) out.get(1).response().result()).longValue());
+        assertTrue(out.get(0).response().cts() > 0 && out.get(1).response().cts() > 0);
+        assertEquals(ErrorCode.PROCEDURE_ABORTED, out.get(2).error().code());
+        assertEquals(ErrorCode.UNKNOWN_PROCEDURE, out.get(3).error().code());
+        assertEquals(ErrorCode.NOT_OWNER, out.get(4).error().code());
+        assertTrue(out.get(4).error().code().retryable());
+        assertEquals(ErrorCode.INTERNAL, out.get(5).error().code(), "a procedure that throws is that call's INTERNAL");
+        assertNull(out.get(5).response());
+        // The last call read account 1 while the first one's commit was still in the batch: it ran
+        // into that commit, waited for it, and ran again on top of it.
+        CallOutcome last = out.get(6);
+        assertNotNull(last.response(), () -> "last call failed: " + last.error());
+        assertEquals(2L, ((Number) last.response().result()).longValue());
+        assertTrue(last.response().attempts() >= 2, "re-run after the first call's commit");
+        assertTrue(last.response().cts() > out.get(0).response().cts());
+        assertEquals(2, balance(1));
+        assertEquals(1, balance(2));
+    }
+
+    @Test
+    void aBatchOfIncrementsToOneRowCountsEachExactlyOnce() {
+        List<CallRequest> calls = new ArrayList<>(Collections.nCopies(40, increment(3)));
+        List<CallOutcome> out = client.callBatch(new CallBatchRequest(calls)).outcomes();
+        List<Long> results = new ArrayList<>();
+        for (CallOutcome o : out) {
+            assertNotNull(o.response(), () -> "failed: " + o.error());
+            results.add(((Number) o.response().result()).longValue());
+        }
+        List<Long> expected = new ArrayList<>();
+        for (long i = 1; i <= 40; i++) {
+            expected.add(i);
+        }
+        assertEquals(expected, results, "the calls ran one after the other, in the batch's order");
+        assertEquals(40, balance(3));
+    }
+
+    @Test
+    void commitIdsOfBatchedCallsResolveFinally() {
+        CommitId committed = CommitId.next();
+        CommitId rolledBack = CommitId.next();
+        CommitId neverRan = CommitId.next();
+        List<CallOutcome> out = client.callBatch(new CallBatchRequest(List.of(
+                new CallRequest("BANK", 1, "increment", List.of(4L), Isolation.SERIALIZABLE, 0, committed),
+                new CallRequest("BANK", 1, "transfer", List.of(4L, 5L, 1_000L), Isolation.SERIALIZABLE, 0, rolledBack))))
+                .outcomes();
+        long cts = out.get(0).response().cts();
+        assertEquals(ErrorCode.PROCEDURE_ABORTED, out.get(1).error().code());
+
+        ResolveCommitResponse yes = client.resolveCommit(new ResolveCommitRequest("BANK", 1, committed));
+        assertTrue(yes.committed());
+        assertEquals(cts, yes.cts());
+        assertTrue(yes.resultKept());
+        assertEquals(1L, ((Number) yes.result()).longValue());
+        assertFalse(client.resolveCommit(new ResolveCommitRequest("BANK", 1, rolledBack)).committed());
+        assertFalse(client.resolveCommit(new ResolveCommitRequest("BANK", 1, neverRan)).committed());
+
+        // Final: an id resolved as not committed can never commit afterwards, in a batch or alone.
+        List<CallOutcome> again = client.callBatch(new CallBatchRequest(List.of(
+                new CallRequest("BANK", 1, "increment", List.of(4L), Isolation.SERIALIZABLE, 0, neverRan),
+                increment(4)))).outcomes();
+        assertEquals(ErrorCode.UNKNOWN_TRANSACTION, again.get(0).error().code());
+        assertEquals(2L, ((Number) again.get(1).response().result()).longValue());
+        assertEquals(2, balance(4));
+        assertTrue(client.resolveCommit(new ResolveCommitRequest("BANK", 1, committed)).committed(), "still committed");
+    }
+
+    @Test
+    void aMalformedBatchIsRefusedWholeAndChangesNothing() throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        String good = "{\"database\":\"BANK\",\"partitionId\":1,\"procedure\":\"increment\",\"args\":[6]}";
+        String noProcedure = "{\"database\":\"BANK\",\"partitionId\":1,\"args\":[6]}";
+        HttpResponse<String> bad = postJson(http, "{\"calls\":[" + good + "," + noProcedure + "," + good + "]}");
+        assertEquals(400, bad.statusCode(), bad.body());
+        assertTrue(bad.body().contains("MALFORMED_REQUEST") && bad.body().contains("procedure"), bad.body());
+
+        HttpResponse<String> empty = postJson(http, "{\"calls\":[]}");
+        assertEquals(400, empty.statusCode(), empty.body());
+        assertTrue(empty.body().contains("calls is missing or empty"), empty.body());
+
+        StringBuilder tooMany = new StringBuilder("{\"calls\":[");
+        for (int i = 0; i <= ProtocolLimits.CALL_BATCH_CALLS_MAX; i++) {
+            tooMany.append(i == 0 ? "" : ",").append(good);
+        }
+        HttpResponse<String> over = postJson(http, tooMany.append("]}").toString());
+        assertEquals(413, over.statusCode(), over.body());
+        assertTrue(over.body().contains("LIMIT_EXCEEDED") && over.body().contains(
+                String.valueOf(ProtocolLimits.CALL_BATCH_CALLS_MAX)), over.body());
+        assertEquals(0, balance(6), "no call of a refused batch ran");
+
+        ElasTrasException local = assertThrows(ElasTrasException.class, () -> new CallBatchRequest(
+                Collections.nCopies(ProtocolLimits.CALL_BATCH_CALLS_MAX + 1, increment(6))));
+        assertEquals(ErrorCode.LIMIT_EXCEEDED, local.code());
+
+        HttpResponse<String> ok = postJson(http, "{\"calls\":[" + good + "]}");
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertEquals(1, balance(6), "the OTM still serves after refusing batches");
+    }
+
+    private HttpResponse<String> postJson(HttpClient http, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + otm.port() + "/v1/callBatch"))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aCoalescingClientUnderConcurrencyLosesAndDuplicatesNoIncrement() throws Exception {
+        int threads = 16;
+        int callsPerThread = 60;
+        int accounts = 4;
+        try (OtmClient shared = new OtmClient("127.0.0.1", otm.port(),
+                OtmClientConfig.defaults().withCallBatching(32, 1 << 20, 2))) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<Integer>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    final int thread = t;
+                    done.add(pool.submit(() -> {
+                        int ok = 0;
+                        for (int i = 0; i < callsPerThread; i++) {
+                            shared.call(increment(100 + (thread + i) % accounts));
+                            ok++;
+                        }
+                        return ok;
+                    }));
+                }
+                int total = 0;
+                for (Future<Integer> f : done) {
+                    total += f.get(120, TimeUnit.SECONDS);
+                }
+                assertEquals(threads * callsPerThread, total);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        long sum = 0;
+        for (int a = 0; a < accounts; a++) {
+            long b = balance(100 + a);
+            assertEquals(threads * callsPerThread / accounts, b, "account " + (100 + a));
+            sum += b;
+        }
+        assertEquals(threads * callsPerThread, sum);
+    }
+}
