@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EndpointFuzzTest {
 
-    private static final int REQUESTS = 1_500;
+    /** 1,500 in CI; a long run sets {@code -Delastras.fuzz.requests=100000} (and a seed with {@code elastras.fuzz.seed}). */
+    private static final int REQUESTS = Integer.getInteger("elastras.fuzz.requests", 1_500);
+    private static final long SEED = Long.getLong("elastras.fuzz.seed", 20261122L);
     private static final String[] TEMPLATES = {
         "{\"database\":\"FUZZ\",\"partitionId\":1,\"isolation\":\"SERIALIZABLE\",\"afterCts\":0}",
         "{\"txnId\":1,\"table\":\"ACCOUNTS\",\"row\":{\"ID\":1,\"BALANCE\":5}}",
@@ -68,7 +70,7 @@ class EndpointFuzzTest {
             List<PartitionView> mapBefore = master.partitions();
 
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            Random random = new Random(20261122);
+            Random random = new Random(SEED);
             List<String> ops = new ArrayList<>();
             for (Operation op : Operation.values()) {
                 ops.add(op.path());
