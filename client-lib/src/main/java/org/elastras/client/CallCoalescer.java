@@ -147,6 +147,16 @@ final class CallCoalescer {
         }
     }
 
+    /** Calls waiting to be sent now. */
+    int queued() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private boolean leaveQueue(Pending me) {
         lock.lock();
         try {

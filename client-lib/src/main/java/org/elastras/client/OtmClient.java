@@ -114,6 +114,11 @@ public final class OtmClient implements AutoCloseable {
         return coalescer == null ? transport.call(Operation.CALL, request, CallResponse.class) : coalescer.call(request);
     }
 
+    /** Calls waiting to be sent because earlier requests are in flight (0 without coalescing); for monitoring. */
+    public int callsWaiting() {
+        return coalescer == null ? 0 : coalescer.queued();
+    }
+
     /** Runs several independent calls in one request, each with its own outcome, in order. */
     public CallBatchResponse callBatch(CallBatchRequest request) {
         return transport.call(Operation.CALL_BATCH, request, CallBatchResponse.class);

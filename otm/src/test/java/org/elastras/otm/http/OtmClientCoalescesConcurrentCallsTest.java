@@ -124,7 +124,11 @@ class OtmClientCoalescesConcurrentCallsTest {
                     Future<CallResponse> blocked = pool.submit(() -> client.call(call("BLOCK", 1, 1)));
                     awaitReceived(service, 1);
                     Future<CallResponse> queued = pool.submit(() -> client.call(call("echo", 2, 2)));
-                    Thread.sleep(200); // the second call is queued now (nothing else can let it through)
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (client.callsWaiting() < 1) {
+                        assertTrue(System.nanoTime() < deadline, "the second call never queued");
+                        Thread.sleep(1);
+                    }
                     ElasTrasException e = assertThrows(ElasTrasException.class, () -> client.call(call("echo", 3, 3)));
                     assertEquals(ErrorCode.OVERLOADED, e.code());
                     assertTrue(e.getMessage().contains("not sent"), e.getMessage());
