@@ -1,13 +1,20 @@
 package org.elastras.client;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.catalog.schema.TableKind;
 import org.elastras.catalog.schema.TableSchema;
 import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.BranchOf;
+import org.elastras.client.protocol.BranchRef;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DeleteRequest;
@@ -15,19 +22,27 @@ import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.GetRequest;
 import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.Isolation;
+import org.elastras.client.protocol.ProtocolLimits;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.WireValues;
 
 /**
- * An interactive transaction on the one partition that holds a root key: reads see a snapshot
+ * An interactive transaction begun on the partition that holds a root key, which may read and
+ * write rows of any partition of its database: reads see a snapshot
  * (at least the session's last commit) plus the transaction's own writes; writes are buffered at
  * the OTM until {@link #commit}. Rows are maps of column name to value; keys are lists of the
  * primary key values in key order. Values read are of their column's Java type (BIGINT a
  * {@code Long}, INT an {@code Integer}, DECIMAL a {@code BigDecimal}, ...; see docs/catalog.md),
- * whatever form the wire carried them in. Every table touched must be of the partition's database, and
- * every key must fall in the partition (a CHILD key starts with the root key).
+ * whatever form the wire carried them in. Every table touched must be of the partition's database.
+ *
+ * <p>Rows of other partitions: a request whose key (a CHILD key starts with its root key) falls in
+ * another partition goes to that partition's owner as a <em>branch</em> of this transaction, begun
+ * there at the same snapshot; the commit then goes to the first partition's owner, which commits
+ * every branch with it atomically (ARCHITECTURE section 7). A scan goes to the partition of its
+ * bounds' root key when both name the same one, else to the first partition.
  *
  * <p>Not thread-safe: one thread uses it, from {@code transaction(...)} to commit, abort or close.
  * Close it (try-with-resources): an open transaction is aborted.
@@ -53,6 +68,14 @@ public final class ClientTransaction implements AutoCloseable {
     private final byte[] rootKey;
     private final CommitId commitId;
     private State state = State.OPEN;
+    /** The first partition's part of the transaction. */
+    private final Part home;
+    /** Branches on other partitions, by partition id, in the order begun. */
+    private final Map<Long, Part> branches = new LinkedHashMap<>();
+
+    /** Where one part of the transaction runs: a partition's location and the transaction's id there. */
+    private record Part(PartitionLocation location, long txnId) {
+    }
 
     ClientTransaction(Router router, Session session, PartitionLocation location, byte[] rootKey, DatabaseSchema schema,
             long txnId, long snapshotCts, CommitId commitId) {
@@ -64,6 +87,7 @@ public final class ClientTransaction implements AutoCloseable {
         this.schema = schema;
         this.txnId = txnId;
         this.snapshotCts = snapshotCts;
+        this.home = new Part(location, txnId);
     }
 
     /** Where the transaction runs. */
@@ -78,18 +102,21 @@ public final class ClientTransaction implements AutoCloseable {
 
     /** The row of {@code table} with primary key {@code key}, if it exists in this transaction's view. */
     public Optional<Map<String, Object>> get(String table, List<?> key) {
-        GetResponse r = send("get", otm -> otm.get(new GetRequest(txnId, table, List.copyOf(key))));
+        Part part = partFor(table, key);
+        GetResponse r = send("get", part, otm -> otm.get(new GetRequest(part.txnId(), table, List.copyOf(key))));
         return r.found() ? Optional.of(typed(table, r.row())) : Optional.empty();
     }
 
     /** Inserts or replaces a whole row (the primary key columns are required). */
     public void put(String table, Map<String, Object> row) {
-        send("put", otm -> otm.put(new PutRequest(txnId, table, row)));
+        Part part = partFor(table, keyOf(table, row));
+        send("put", part, otm -> otm.put(new PutRequest(part.txnId(), table, row)));
     }
 
     /** Deletes the row with primary key {@code key} (nothing if there is none). */
     public void delete(String table, List<?> key) {
-        send("delete", otm -> otm.delete(new DeleteRequest(txnId, table, List.copyOf(key))));
+        Part part = partFor(table, key);
+        send("delete", part, otm -> otm.delete(new DeleteRequest(part.txnId(), table, List.copyOf(key))));
     }
 
     /**
@@ -98,7 +125,8 @@ public final class ClientTransaction implements AutoCloseable {
      * {@link ScanRequest} for prefixes and for continuing a scan.
      */
     public List<Map<String, Object>> scan(String table, List<?> fromKey, List<?> toKey, int limit) {
-        ScanResponse r = send("scan", otm -> otm.scan(new ScanRequest(txnId, table,
+        Part part = scanPart(table, fromKey, toKey);
+        ScanResponse r = send("scan", part, otm -> otm.scan(new ScanRequest(part.txnId(), table,
                 fromKey == null ? null : List.copyOf(fromKey), toKey == null ? null : List.copyOf(toKey), limit)));
         return r.rows().stream().map(row -> typed(table, row)).toList();
     }
@@ -131,9 +159,14 @@ public final class ClientTransaction implements AutoCloseable {
      */
     public long commit() {
         requireOpen("commit");
+        List<BranchRef> participants = new ArrayList<>(branches.size());
+        for (Part b : branches.values()) {
+            PartitionLocation l = b.location();
+            participants.add(new BranchRef(l.host(), l.port(), l.partitionId(), b.txnId()));
+        }
         OtmConnections.Lease lease = router.connections().acquire(location);
         try {
-            long cts = lease.client().commit(new CommitRequest(txnId)).cts();
+            long cts = lease.client().commit(new CommitRequest(txnId, participants)).cts();
             state = State.COMMITTED;
             session.committed(cts);
             return cts;
@@ -143,7 +176,9 @@ public final class ClientTransaction implements AutoCloseable {
                 router.dropRoute(location, e.code() == ErrorCode.OUTCOME_UNKNOWN ? lease : null);
                 return resolveLostCommit(e);
             }
-            throw aborted("commit", e, lease);
+            TransactionAbortedException aborted = aborted("commit", home, e, lease);
+            abortBranches();
+            throw aborted;
         } finally {
             router.connections().release(lease);
         }
@@ -174,14 +209,124 @@ public final class ClientTransaction implements AutoCloseable {
             return;
         }
         state = State.ABORTED;
-        OtmConnections.Lease lease = router.connections().acquire(location);
+        abortPart(home);
+        abortBranches();
+    }
+
+    private void abortBranches() {
+        for (Part b : branches.values()) {
+            abortPart(b);
+        }
+    }
+
+    /** Best effort: if the OTM cannot be reached, it drops the transaction itself (idle timeout). */
+    private void abortPart(Part part) {
+        OtmConnections.Lease lease = router.connections().acquire(part.location());
         try {
-            lease.client().abort(new AbortRequest(txnId));
-        } catch (ElasTrasException e) {
+            lease.client().abort(new AbortRequest(part.txnId()));
+        } catch (ElasTrasException | IllegalStateException e) {
             // Gone already (its OTM failed, or it expired): nothing to undo, nothing was committed.
         } finally {
             router.connections().release(lease);
         }
+    }
+
+    /** The part of the transaction a row of {@code table} with primary key {@code key} belongs to. */
+    private Part partFor(String table, List<?> key) {
+        requireOpen("a request");
+        byte[] root = rootKeyOf(table, key);
+        if (root == null || location.covers(root)) {
+            return home;
+        }
+        for (Part b : branches.values()) {
+            if (b.location().covers(root)) {
+                return b;
+            }
+        }
+        return beginBranch(root);
+    }
+
+    /** A scan's part: the partition of its bounds' root key when both bounds name the same one. */
+    private Part scanPart(String table, List<?> fromKey, List<?> toKey) {
+        if (fromKey == null || toKey == null) {
+            return home;
+        }
+        byte[] from = rootKeyOf(table, fromKey);
+        byte[] to = rootKeyOf(table, toKey);
+        return from != null && java.util.Arrays.equals(from, to) ? partFor(table, fromKey) : home;
+    }
+
+    /**
+     * The encoded root key of a row key of a tree database's ROOT or CHILD table (its first
+     * values), or null when the request goes to the first partition anyway: a single-partition
+     * database, a global or unknown table, too few values, or values the OTM will refuse.
+     */
+    private byte[] rootKeyOf(String table, List<?> key) {
+        if (key == null || schema.partitioning() != PartitioningKind.TREE) {
+            return null;
+        }
+        TableSchema t = schema.findTable(table).orElse(null);
+        if (t == null || (t.kind() != TableKind.ROOT && t.kind() != TableKind.CHILD)) {
+            return null;
+        }
+        int n = schema.partitionKeyColumns().size();
+        if (key.size() < n) {
+            return null;
+        }
+        try {
+            return RootKeys.encode(schema, key.subList(0, n));
+        } catch (ElasTrasException e) {
+            return null;
+        }
+    }
+
+    /** The primary key values of a row given as a map (null if one is missing: the OTM will say so). */
+    private List<Object> keyOf(String table, Map<String, Object> row) {
+        TableSchema t = schema.findTable(table).orElse(null);
+        if (t == null || row == null) {
+            return null;
+        }
+        List<Object> key = new ArrayList<>(t.primaryKey().size());
+        for (String column : t.primaryKey()) {
+            if (!row.containsKey(column)) {
+                return null;
+            }
+            key.add(row.get(column));
+        }
+        return key;
+    }
+
+    /** Begins this transaction's branch on the partition holding {@code root}, at the same snapshot. */
+    private Part beginBranch(byte[] root) {
+        if (branches.size() >= ProtocolLimits.PARTICIPANTS_MAX) {
+            throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, "transaction " + txnId + " already spans "
+                    + (branches.size() + 1) + " partitions, the most one transaction may touch; nothing was changed");
+        }
+        long started = router.clock().nanoTime();
+        Part branch;
+        try {
+            branch = router.run("branch of transaction " + txnId + " on " + location.database(), location.database(),
+                    root, Router.Resend.SAFE, started, (l, otm) -> {
+                        if (l.partitionId() == location.partitionId()) {
+                            return home; // the cached range of the first partition was stale
+                        }
+                        BeginResponse r = otm.begin(new BeginRequest(l.database(), l.partitionId(), Isolation.SERIALIZABLE,
+                                0, commitId, new BranchOf(snapshotCts, location.partitionId(), rootKey)));
+                        return new Part(l, r.txnId());
+                    });
+        } catch (ElasTrasException e) {
+            state = State.ABORTED;
+            abortPart(home);
+            abortBranches();
+            boolean retryable = FailureKind.of(e.code()) != FailureKind.PERMANENT;
+            throw new TransactionAbortedException(e.code(), "transaction " + txnId + " was aborted: it could not begin"
+                    + " its branch on another partition (" + e + ")" + (retryable ? "; nothing was committed, run it again"
+                    : ""), retryable, e);
+        }
+        if (branch != home) {
+            branches.put(branch.location().partitionId(), branch);
+        }
+        return branch;
     }
 
     /** Aborts the transaction if it is still open. */
@@ -199,9 +344,9 @@ public final class ClientTransaction implements AutoCloseable {
         T send(OtmClient otm);
     }
 
-    private <T> T send(String op, Request<T> request) {
+    private <T> T send(String op, Part part, Request<T> request) {
         requireOpen(op);
-        OtmConnections.Lease lease = router.connections().acquire(location);
+        OtmConnections.Lease lease = router.connections().acquire(part.location());
         try {
             return request.send(lease.client());
         } catch (ElasTrasException e) {
@@ -210,9 +355,14 @@ public final class ClientTransaction implements AutoCloseable {
                 throw e; // Bad input: the transaction is still open.
             }
             state = State.ABORTED;
-            ElasTrasException aborted = aborted(op, e, lease);
+            ElasTrasException aborted = aborted(op, part, e, lease);
             if (e.code() != ErrorCode.UNREACHABLE && e.code() != ErrorCode.NOT_OWNER) {
-                bestEffortAbort(lease);
+                bestEffortAbort(part, lease);
+            }
+            for (Part other : parts()) {
+                if (other != part) {
+                    abortPart(other);
+                }
             }
             throw aborted;
         } finally {
@@ -220,24 +370,31 @@ public final class ClientTransaction implements AutoCloseable {
         }
     }
 
+    private List<Part> parts() {
+        List<Part> all = new ArrayList<>(branches.size() + 1);
+        all.add(home);
+        all.addAll(branches.values());
+        return all;
+    }
+
     /** The exception for a request that ended the transaction, having dropped what the failure made stale. */
-    private TransactionAbortedException aborted(String op, ElasTrasException e, OtmConnections.Lease lease) {
+    private TransactionAbortedException aborted(String op, Part part, ElasTrasException e, OtmConnections.Lease lease) {
         FailureKind kind = FailureKind.of(e.code());
         if (kind == FailureKind.REROUTE || kind == FailureKind.OUTCOME_UNKNOWN) {
-            router.locator().invalidate(location);
+            router.locator().invalidate(part.location());
         }
         if (e.code() == ErrorCode.UNREACHABLE || kind == FailureKind.OUTCOME_UNKNOWN) {
             router.connections().retire(lease);
         }
         // Not committed for sure: running it again is safe unless the failure would repeat.
         boolean retryable = kind != FailureKind.PERMANENT || e.code() == ErrorCode.UNKNOWN_TRANSACTION;
-        return new TransactionAbortedException(e.code(), "transaction " + txnId + " on " + location + " was aborted: "
+        return new TransactionAbortedException(e.code(), "transaction " + txnId + " on " + part.location() + " was aborted: "
                 + op + " failed with " + e + (retryable ? "; nothing was committed, run it again" : ""), retryable, e);
     }
 
-    private void bestEffortAbort(OtmConnections.Lease lease) {
+    private void bestEffortAbort(Part part, OtmConnections.Lease lease) {
         try {
-            lease.client().abort(new AbortRequest(txnId));
+            lease.client().abort(new AbortRequest(part.txnId()));
         } catch (ElasTrasException | IllegalStateException ignored) {
             // The OTM drops it on its own (idle timeout, or it is gone).
         }

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.ProtocolCodec;
@@ -38,6 +39,8 @@ public final class ElasTrasClient implements AutoCloseable {
     private final Session session;
     /** Null for a client built over a scripted catalog (tests). */
     private final AdminClient admin;
+    /** Whether {@link #close} closes the ZooKeeper session (false for one the caller keeps). */
+    private boolean ownsZk = true;
 
     /**
      * A client over {@code locator} (given the connections to tell about OTMs that went away) and
@@ -91,10 +94,42 @@ public final class ElasTrasClient implements AutoCloseable {
             zk.close();
             throw e;
         }
+        return overCatalogOf(zk, config, true);
+    }
+
+    /**
+     * A client of the cluster over a ZooKeeper session the caller owns and keeps open (an OTM's,
+     * asking other partitions' owners); {@link #close} leaves it open.
+     */
+    public static ElasTrasClient overSession(CuratorFramework zk, ElasTrasClientConfig config) {
+        return overCatalogOf(zk, config, false);
+    }
+
+    private static ElasTrasClient overCatalogOf(CuratorFramework zk, ElasTrasClientConfig config, boolean ownsZk) {
         ZkPaths paths = new ZkPaths(config.zkRoot());
-        return new ElasTrasClient(zk, connections -> new CachingPartitionLocator(
+        ElasTrasClient client = new ElasTrasClient(zk, connections -> new CachingPartitionLocator(
                 new MetaCatalogReader(zk, paths, connections), config.cachedLocationsMax(),
                 System::nanoTime, connections::retainOnly), config, ClientClock.SYSTEM);
+        client.ownsZk = ownsZk;
+        return client;
+    }
+
+    /** What the owner of a partition says about a commit id: committed at {@code cts}, or never will. */
+    public record CommitOutcome(boolean committed, long cts) {
+    }
+
+    /**
+     * Whether the transaction with {@code commitId} committed on the partition that holds the
+     * encoded root key {@code rootKey} (as partitions are ranged, see {@code KeyCodec}), asked of
+     * its current owner; final. For OTMs whose branch of a cross-partition transaction did not
+     * hear its outcome.
+     *
+     * @throws OutcomeUnknownException if no owner answered within the retry deadline
+     */
+    public CommitOutcome resolveCommit(String database, byte[] rootKey, CommitId commitId) {
+        Router.Resolution r = router.resolve("commit " + commitId + " of database " + database, database,
+                rootKey.clone(), commitId, router.clock().nanoTime());
+        return new CommitOutcome(r.committed(), r.cts());
     }
 
     /** A new session of this client, with its own "read your writes" horizon. */
@@ -176,7 +211,7 @@ public final class ElasTrasClient implements AutoCloseable {
             router.connections().close();
             router.locator().close();
         } finally {
-            if (zk != null) {
+            if (zk != null && ownsZk) {
                 zk.close();
             }
         }

@@ -3,6 +3,12 @@ package org.elastras.client;
 import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.DecideBranchRequest;
+import org.elastras.client.protocol.DecideBranchResponse;
+import org.elastras.client.protocol.PrepareBranchRequest;
+import org.elastras.client.protocol.PrepareBranchResponse;
+import org.elastras.client.protocol.VoteBranchRequest;
+import org.elastras.client.protocol.VoteBranchResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallBatchRequest;
@@ -103,6 +109,21 @@ public final class OtmClient implements AutoCloseable {
 
     public AbortResponse abort(AbortRequest request) {
         return transport.call(Operation.ABORT, request, AbortResponse.class);
+    }
+
+    /** Coordinator to participant: the first step of a branch's commit. */
+    public PrepareBranchResponse prepareBranch(PrepareBranchRequest request) {
+        return transport.call(Operation.PREPARE_BRANCH, request, PrepareBranchResponse.class);
+    }
+
+    /** Coordinator to participant: the vote at the transaction's commit timestamp. */
+    public VoteBranchResponse voteBranch(VoteBranchRequest request) {
+        return transport.call(Operation.VOTE_BRANCH, request, VoteBranchResponse.class);
+    }
+
+    /** Coordinator to participant: the outcome. */
+    public DecideBranchResponse decideBranch(DecideBranchRequest request) {
+        return transport.call(Operation.DECIDE_BRANCH, request, DecideBranchResponse.class);
     }
 
     /**

@@ -25,6 +25,12 @@ public enum Operation {
     STATUS("status", StatusRequest.class, StatusResponse.class),
     /** Whether a transaction whose commit answer was lost committed. */
     RESOLVE_COMMIT("resolveCommit", ResolveCommitRequest.class, ResolveCommitResponse.class),
+    /** Cross-partition commit, coordinator to participant: hold the snapshot, answer the CTS bound. */
+    PREPARE_BRANCH("prepareBranch", PrepareBranchRequest.class, PrepareBranchResponse.class),
+    /** Cross-partition commit: validate at the CTS and log the prepare record (a durable "yes"). */
+    VOTE_BRANCH("voteBranch", VoteBranchRequest.class, VoteBranchResponse.class),
+    /** Cross-partition commit: the coordinator's outcome for a branch. */
+    DECIDE_BRANCH("decideBranch", DecideBranchRequest.class, DecideBranchResponse.class),
     /** Master: an OTM's heartbeat and timestamp exchange. */
     HEARTBEAT("heartbeat", HeartbeatRequest.class, HeartbeatResponse.class),
     /** Master admin: create a database or tenant. */

@@ -28,6 +28,10 @@ public final class ProtocolLimits {
     public static final int CALL_BATCH_CALLS_MAX = 256;
     /** Longest name of a stored procedure or OTM, in characters. */
     public static final int NAME_LENGTH_MAX = 256;
+    /** Most participant partitions (besides the coordinator's) one cross-partition transaction may touch. */
+    public static final int PARTICIPANTS_MAX = 64;
+    /** Longest encoded root key a branch names its coordinator by. */
+    public static final int ROOT_KEY_BYTES_MAX = 4_096;
 
     private ProtocolLimits() {
     }

@@ -9,6 +9,9 @@ import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.DecideBranchRequest;
+import org.elastras.client.protocol.PrepareBranchRequest;
+import org.elastras.client.protocol.VoteBranchRequest;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.FlushPartitionRequest;
@@ -28,7 +31,8 @@ public final class OtmEndpoint implements ProtocolEndpoint {
     private static final Set<Operation> OPERATIONS = EnumSet.of(Operation.BEGIN, Operation.GET, Operation.PUT,
             Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL, Operation.CALL_BATCH,
             Operation.REGISTER_DATABASE, Operation.OPEN_PARTITION, Operation.CLOSE_PARTITION,
-            Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT);
+            Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT,
+            Operation.PREPARE_BRANCH, Operation.VOTE_BRANCH, Operation.DECIDE_BRANCH);
 
     private final OtmService service;
 
@@ -75,6 +79,9 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             case LOAD_GLOBAL_TABLE -> service.loadGlobalTable((LoadGlobalTableRequest) request);
             case STATUS -> service.status((StatusRequest) request);
             case RESOLVE_COMMIT -> service.resolveCommit((ResolveCommitRequest) request);
+            case PREPARE_BRANCH -> service.prepareBranch((PrepareBranchRequest) request);
+            case VOTE_BRANCH -> service.voteBranch((VoteBranchRequest) request);
+            case DECIDE_BRANCH -> service.decideBranch((DecideBranchRequest) request);
             default -> throw new IllegalArgumentException(op.wireName() + " is not an OTM operation");
         };
     }

@@ -12,6 +12,12 @@ import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
+import org.elastras.client.protocol.DecideBranchRequest;
+import org.elastras.client.protocol.DecideBranchResponse;
+import org.elastras.client.protocol.PrepareBranchRequest;
+import org.elastras.client.protocol.PrepareBranchResponse;
+import org.elastras.client.protocol.VoteBranchRequest;
+import org.elastras.client.protocol.VoteBranchResponse;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.DeleteResponse;
 import org.elastras.client.protocol.ElasTrasException;
@@ -82,6 +88,15 @@ public interface OtmService {
 
     /** Commits a transaction; returns once the commit is durable. */
     CommitResponse commit(CommitRequest request) throws ElasTrasException;
+
+    /** Cross-partition commit, at a participant: see {@link PrepareBranchRequest}. */
+    PrepareBranchResponse prepareBranch(PrepareBranchRequest request) throws ElasTrasException;
+
+    /** Cross-partition commit, at a participant: see {@link VoteBranchRequest}. */
+    VoteBranchResponse voteBranch(VoteBranchRequest request) throws ElasTrasException;
+
+    /** Cross-partition commit, at a participant: see {@link DecideBranchRequest}. */
+    DecideBranchResponse decideBranch(DecideBranchRequest request) throws ElasTrasException;
 
     /** Aborts a transaction. */
     AbortResponse abort(AbortRequest request) throws ElasTrasException;

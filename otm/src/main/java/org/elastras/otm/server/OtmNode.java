@@ -56,6 +56,10 @@ public final class OtmNode implements AutoCloseable {
     private static final long PROCEDURE_RETRY_WAIT_MS = 50;
     /** How long a commit waits for the master's next timestamp range (covers a master failover). */
     private static final long CTS_WAIT_MS = 10_000;
+    /** A branch that voted asks its coordinator once it heard no outcome for this long. */
+    private static final long IN_DOUBT_AFTER_MS = 2_000;
+    /** How long one question to a coordinator partition's owner may take, moves and failovers included. */
+    private static final long IN_DOUBT_ASK_DEADLINE_MS = 10_000;
 
     private final OtmConfig config;
     private final CuratorFramework zk;
@@ -68,6 +72,14 @@ public final class OtmNode implements AutoCloseable {
     private final LeaseKeeper.Listener leaseListener;
     private volatile LeaseKeeper lease;
     private final ProtocolServer http;
+    private final TransactionService service;
+    private final PeerOtms peers;
+    private final CommitFaults faults = new CommitFaults();
+    private final CrossPartitionCommitter committer;
+    /** Asks coordinators about in-doubt branches (may wait for a failover); off the timer thread. */
+    private final ScheduledExecutorService resolver;
+    /** Created on first use: the catalog client that finds coordinator partitions. */
+    private volatile org.elastras.client.ElasTrasClient catalogClient;
     private volatile boolean closed;
     /** Set once the WAL died under a commit; the OTM then serves nothing and gives up its lease. */
     private volatile boolean logFailed;
@@ -108,7 +120,7 @@ public final class OtmNode implements AutoCloseable {
         }
         ProcedureRunner runner = new ProcedureRunner(transactions, registry, PROCEDURE_ATTEMPTS_MAX, PROCEDURE_RETRY_WAIT_MS);
         this.partitions = new PartitionHost(config.otmId(), dfs, wal, unapplied, StoreOptions.DEFAULT, environment,
-                transactions, timestamps, snapshots, globals, DRAIN_TIMEOUT_MS, DATABASES_MAX);
+                transactions, timestamps, snapshots, globals, DRAIN_TIMEOUT_MS, DATABASES_MAX, this::askCoordinator);
         this.leaseListener = new LeaseKeeper.Listener() {
             @Override
             public void leaseSuspended() {
@@ -130,8 +142,11 @@ public final class OtmNode implements AutoCloseable {
                 releasePartitions();
             }
         };
-        TransactionService service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
-                timestamps, snapshots, globals, this::logFailed);
+        this.peers = new PeerOtms(org.elastras.client.OtmClientConfig.defaults());
+        this.committer = new CrossPartitionCommitter(transactions, peers, faults);
+        this.service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
+                timestamps, snapshots, globals, this::logFailed, committer, this::askCoordinator);
+        this.resolver = Executors.newSingleThreadScheduledExecutor(daemon("otm-branch-resolver"));
         this.http = new ProtocolServer(ProtocolServerConfig.defaults(config.host(), config.port()), service);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("otm-timer"));
     }
@@ -165,6 +180,7 @@ public final class OtmNode implements AutoCloseable {
                 node.masterLink.start();
             }
             node.timer.scheduleWithFixedDelay(node::reap, 1, 1, TimeUnit.SECONDS);
+            node.resolver.scheduleWithFixedDelay(node::resolveInDoubt, 500, 500, TimeUnit.MILLISECONDS);
             LOG.info(() -> "OTM " + config.otmId() + " serving on " + config.host() + ":" + node.http.port() + " " + registration);
             return node;
         } catch (Exception e) {
@@ -179,6 +195,71 @@ public final class OtmNode implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "reaping idle transactions failed", e);
         }
+    }
+
+    private void resolveInDoubt() {
+        if (!serving()) {
+            return;
+        }
+        try {
+            int decided = service.resolveInDoubt(System.nanoTime() / 1_000_000, IN_DOUBT_AFTER_MS);
+            if (decided > 0) {
+                LOG.info(() -> decided + " in-doubt branch(es) decided after asking their coordinators");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "resolving in-doubt branches failed", e);
+        }
+    }
+
+    /**
+     * The outcome of a cross-partition transaction, from its coordinator partition: here if this
+     * OTM serves it, else from its owner found through the catalog. Null if it cannot be learnt now.
+     */
+    private TransactionManager.Resolution askCoordinator(org.elastras.otm.txn.BranchCoordinator coordinator, CommitTag tag) {
+        if (transactions.serves(coordinator.partitionId())) {
+            try {
+                return transactions.resolve(coordinator.partitionId(), tag, IN_DOUBT_ASK_DEADLINE_MS);
+            } catch (org.elastras.otm.txn.TransactionException e) {
+                LOG.fine(() -> "cannot resolve " + tag + " here yet: " + e.getMessage());
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        if (config.standalone()) {
+            LOG.warning(() -> "a branch of " + tag + " waits for " + coordinator + ", which this standalone OTM does not"
+                    + " serve and cannot find without a catalog");
+            return null;
+        }
+        try {
+            org.elastras.client.ElasTrasClient.CommitOutcome o = catalog().resolveCommit(coordinator.database(),
+                    coordinator.rootKey(), new CommitId(tag.issuedMs(), tag.nonce()));
+            return new TransactionManager.Resolution(o.committed(), o.cts(), null);
+        } catch (org.elastras.client.protocol.ElasTrasException e) {
+            LOG.info(() -> "cannot learn the outcome of " + tag + " from " + coordinator + " yet: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private org.elastras.client.ElasTrasClient catalog() {
+        org.elastras.client.ElasTrasClient c = catalogClient;
+        if (c == null) {
+            synchronized (this) {
+                c = catalogClient;
+                if (c == null) {
+                    c = org.elastras.client.ElasTrasClient.overSession(zk, org.elastras.client.ElasTrasClientConfig
+                            .defaults().withZkRoot(config.zkRoot()).withRetryDeadlineMs(IN_DOUBT_ASK_DEADLINE_MS));
+                    catalogClient = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /** Fault injection into this OTM's cross-partition commits (tests only; off by default). */
+    public CommitFaults commitFaults() {
+        return faults;
     }
 
     public int port() {
@@ -290,6 +371,13 @@ public final class OtmNode implements AutoCloseable {
         }
         http.close();
         timer.shutdownNow();
+        resolver.shutdownNow();
+        committer.close();
+        peers.close();
+        org.elastras.client.ElasTrasClient c = catalogClient;
+        if (c != null) {
+            c.close();
+        }
         LeaseKeeper l = lease;
         if (l != null) {
             l.close();

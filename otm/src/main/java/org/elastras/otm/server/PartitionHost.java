@@ -65,6 +65,8 @@ final class PartitionHost {
     private final GlobalTables globals;
     private final long drainTimeoutMs;
     private final int databasesMax;
+    /** Asked for the outcome of each prepared branch a replay meets. */
+    private final BranchOutcomes outcomes;
 
     private final Map<String, DatabaseSchema> databases = new ConcurrentHashMap<>();
     private final Map<Long, Served> served = new ConcurrentHashMap<>();
@@ -72,7 +74,8 @@ final class PartitionHost {
 
     PartitionHost(String otmId, Dfs dfs, WalWriter wal, UnappliedCommits unapplied, StoreOptions storeOptions,
             StoreEnvironment environment, TransactionManager transactions, TimestampSource timestamps,
-            SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax) {
+            SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax,
+            BranchOutcomes outcomes) {
         this.otmId = otmId;
         this.dfs = dfs;
         this.wal = wal;
@@ -85,6 +88,7 @@ final class PartitionHost {
         this.globals = globals;
         this.drainTimeoutMs = drainTimeoutMs;
         this.databasesMax = databasesMax;
+        this.outcomes = outcomes;
     }
 
     /** The DFS directory of the log of the OTM named {@code walId}. */
@@ -165,13 +169,15 @@ final class PartitionHost {
             PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId), storeOptions,
                     environment);
             try {
+                InDoubtReplay inDoubt = new InDoubtReplay(partitionId);
                 PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
-                        walId -> recoveryWalDirectory(dfs, walId));
+                        walId -> recoveryWalDirectory(dfs, walId), inDoubt);
+                inDoubt.resolve(store, outcomes);
                 // New commits must order after every recovered one, and transactions must read at a
                 // snapshot that includes them all.
                 long recoveredCts = Math.max(0, store.maxCts());
                 if (!timestamps.liftAbove(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)
-                        || !snapshots.awaitSnapshot(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)) {
+                        || !snapshots.awaitFinished(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)) {
                     throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + partitionId + " was recovered up to CTS "
                             + recoveredCts + " but no commit timestamp above it arrived within " + OPEN_TIMESTAMP_WAIT_MS
                             + " ms (is the master reachable?); open it again");

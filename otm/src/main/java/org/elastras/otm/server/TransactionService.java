@@ -21,6 +21,7 @@ import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallBatchResponse;
 import org.elastras.client.protocol.CallOutcome;
+import org.elastras.client.protocol.BranchOf;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
@@ -28,6 +29,8 @@ import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
+import org.elastras.client.protocol.DecideBranchRequest;
+import org.elastras.client.protocol.DecideBranchResponse;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.DeleteResponse;
 import org.elastras.client.protocol.ElasTrasException;
@@ -41,6 +44,8 @@ import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
 import org.elastras.client.protocol.PartitionStatus;
+import org.elastras.client.protocol.PrepareBranchRequest;
+import org.elastras.client.protocol.PrepareBranchResponse;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.PutResponse;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
@@ -51,10 +56,13 @@ import org.elastras.client.protocol.ScanRequest;
 import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.StatusRequest;
 import org.elastras.client.protocol.StatusResponse;
+import org.elastras.client.protocol.VoteBranchRequest;
+import org.elastras.client.protocol.VoteBranchResponse;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.WireValues;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.otm.http.OtmService;
+import org.elastras.otm.txn.BranchCoordinator;
 import org.elastras.otm.txn.CommitResult;
 import org.elastras.otm.txn.CommitTag;
 import org.elastras.otm.txn.GlobalTables;
@@ -96,6 +104,9 @@ final class TransactionService implements OtmService {
     private final SnapshotTracker snapshots;
     private final GlobalTables globals;
     private final Runnable onLogFailure;
+    private final CrossPartitionCommitter committer;
+    private final BranchOutcomes outcomes;
+
 
     /**
      * @param onLogFailure called (possibly more than once) when the write-ahead log died under a
@@ -103,7 +114,7 @@ final class TransactionService implements OtmService {
      */
     TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
             PartitionHost partitions, TimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals,
-            Runnable onLogFailure) {
+            Runnable onLogFailure, CrossPartitionCommitter committer, BranchOutcomes outcomes) {
         this.otmId = otmId;
         this.leaseHeld = leaseHeld;
         this.transactions = transactions;
@@ -113,6 +124,8 @@ final class TransactionService implements OtmService {
         this.snapshots = snapshots;
         this.globals = globals;
         this.onLogFailure = onLogFailure;
+        this.committer = committer;
+        this.outcomes = outcomes;
     }
 
     @Override
@@ -134,6 +147,17 @@ final class TransactionService implements OtmService {
         checkServing();
         TableAccess access = partitions.served(request.partitionId()).access();
         checkDatabase(access, request.database(), request.partitionId());
+        BranchOf branch = request.branch();
+        if (branch != null) {
+            // The branch reads at the coordinator's snapshot: this OTM's snapshot must reach it, and
+            // no commit here may take a CTS at or below it from now on.
+            awaitSession(Math.max(request.afterCts(), branch.snapshotCts()));
+            BranchCoordinator coordinator = new BranchCoordinator(access.schema().name(),
+                    branch.coordinatorPartitionId(), branch.coordinatorRootKey());
+            long txnId = run(() -> transactions.beginBranch(request.partitionId(), isolation(request.isolation()),
+                    client, tag(request.commitId()), branch.snapshotCts(), coordinator));
+            return new BeginResponse(txnId, branch.snapshotCts());
+        }
         awaitSession(request.afterCts());
         try {
             long txnId = transactions.begin(request.partitionId(), isolation(request.isolation()), client,
@@ -198,7 +222,8 @@ final class TransactionService implements OtmService {
     @Override
     public CommitResponse commit(CommitRequest request) {
         checkServing();
-        CommitResult result = run(() -> transactions.commit(request.txnId()));
+        CommitResult result = request.participants().isEmpty() ? run(() -> transactions.commit(request.txnId()))
+                : run(() -> committer.commit(request.txnId(), request.participants()));
         if (!result.readOnly() && !leaseHeld.getAsBoolean()) {
             // Durable in our log, but the lease lapsed before we could tell the client: the next
             // owner's recovery decides whether it counts.
@@ -206,6 +231,63 @@ final class TransactionService implements OtmService {
                     + " was logged but OTM " + otmId + " lost its lease before acknowledging; read to find out");
         }
         return new CommitResponse(result.cts());
+    }
+
+    @Override
+    public PrepareBranchResponse prepareBranch(PrepareBranchRequest request) {
+        checkServing();
+        TransactionManager.BranchPrepared p = run(() -> transactions.prepareBranch(request.txnId()));
+        return new PrepareBranchResponse(p.ctsAbove(), p.done());
+    }
+
+    @Override
+    public VoteBranchResponse voteBranch(VoteBranchRequest request) {
+        checkServing();
+        run(() -> {
+            transactions.voteBranch(request.txnId(), request.cts());
+            return null;
+        });
+        if (!leaseHeld.getAsBoolean()) {
+            throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "branch " + request.txnId() + " logged its prepare"
+                    + " record but OTM " + otmId + " lost its lease before answering");
+        }
+        return new VoteBranchResponse();
+    }
+
+    @Override
+    public DecideBranchResponse decideBranch(DecideBranchRequest request) {
+        checkServing();
+        return new DecideBranchResponse(run(() -> transactions.decideBranch(request.txnId(), request.commit(),
+                request.cts())));
+    }
+
+    /**
+     * Asks the coordinators of branches that voted at least {@code waitedMs} ago and heard no
+     * outcome, and applies the answers. Called by the OTM's timer.
+     *
+     * @return how many branches were decided
+     */
+    int resolveInDoubt(long nowMs, long waitedMs) {
+        int decided = 0;
+        for (TransactionManager.InDoubtBranch b : transactions.inDoubtBranches(nowMs, waitedMs)) {
+            TransactionManager.Resolution r = outcomes.ask(b.coordinator(), b.tag());
+            if (r == null) {
+                continue;
+            }
+            if (r.committed() && r.cts() != b.cts()) {
+                LOG.severe("branch " + b.txnId() + " of " + b.tag() + " voted for CTS " + b.cts() + " but its coordinator"
+                        + " committed at " + r.cts() + "; left in doubt");
+                continue;
+            }
+            try {
+                if (transactions.decideBranch(b.txnId(), r.committed(), r.committed() ? r.cts() : 0)) {
+                    decided++;
+                }
+            } catch (TransactionException e) {
+                LOG.log(Level.WARNING, "applying the outcome of branch " + b.txnId() + " failed", e);
+            }
+        }
+        return decided;
     }
 
     @Override

@@ -29,6 +29,29 @@ public record CommitTag(long issuedMs, long nonce) {
         return key;
     }
 
+    private static final byte BRANCH_MARK = 'B';
+
+    /**
+     * The key of a participant's branch marker: a mutation under it in a WAL record makes the
+     * record a cross-partition prepare record (its value a {@link BranchCoordinator}), which a
+     * replay must not apply before the coordinator's outcome is known. Never stored.
+     */
+    public byte[] branchMarkerKey() {
+        byte[] key = new byte[KEY_BYTES + 1];
+        key[2] = BRANCH_MARK;
+        putLong(key, 3, issuedMs);
+        putLong(key, 11, nonce);
+        return key;
+    }
+
+    /** The tag of a branch marker key, or null if {@code key} is not one. */
+    public static CommitTag ofBranchMarkerKey(byte[] key) {
+        if (key.length != KEY_BYTES + 1 || key[0] != 0 || key[1] != 0 || key[2] != BRANCH_MARK) {
+            return null;
+        }
+        return new CommitTag(getLong(key, 3), getLong(key, 11));
+    }
+
     /** Whether {@code key} is a commit marker's. */
     static boolean isMarkerKey(byte[] key) {
         return key.length == KEY_BYTES && key[0] == 0 && key[1] == 0;

@@ -35,6 +35,13 @@ final class PartitionSlot {
     final LongAdder begins = new LongAdder();
     /** Begin-to-commit latency of the committed ones. */
     final LatencyRecorder commitLatency = new LatencyRecorder();
+    /**
+     * Guarded by {@link #commitLock}: the largest CTS a commit on this partition took, or a
+     * participant's branch here was given. A branch prepared later is committed above it, so
+     * commits of one partition that read or write the same keys are ordered by CTS as they were
+     * validated.
+     */
+    long maxCtsSeen;
     /** False once the partition is being removed: no begin, no new CTS. */
     volatile boolean serving = true;
 

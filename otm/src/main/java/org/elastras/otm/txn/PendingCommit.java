@@ -58,6 +58,11 @@ public final class PendingCommit {
         return readOnlyResult == null;
     }
 
+    /** The commit timestamp taken, 0 for a read-only commit. */
+    public long cts() {
+        return cts;
+    }
+
     /** The id of the transaction, 0 for a read-only commit (already ended). */
     public long transactionId() {
         return transaction == null ? 0 : transaction.id;

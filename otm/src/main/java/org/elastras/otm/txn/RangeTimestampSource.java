@@ -271,7 +271,7 @@ public final class RangeTimestampSource implements TimestampSource {
 
     private void switchTo(CtsRange range) {
         // The untaken rest of the current range was reported unused when the report sealed it.
-        long localFrom = current == null ? snapshots.snapshot() + 1 : nextCts;
+        long localFrom = current == null ? snapshots.finishedThrough() + 1 : nextCts;
         owed.add(range);
         current = range;
         nextCts = range.firstCts();

@@ -24,8 +24,15 @@ public final class SnapshotTracker {
     private final Condition advanced = lock.newCondition();
     private final int pendingRangesMax;
 
-    /** Written under {@link #lock}, read by anyone. */
+    /**
+     * Written under {@link #lock}, read by anyone: what transactions begin at, the gap-free point
+     * or, while a cross-partition commit holds it, less (see {@link Hold}).
+     */
     private volatile long snapshot;
+    /** Guarded by {@link #lock}: the gap-free point of finished CTSs (LeanXcale's snapshot counter). */
+    private long finishedThrough;
+    /** Guarded by {@link #lock}: the CTSs held (see {@link Hold}), each with how many holds are on it. */
+    private final TreeMap<Long, Integer> holds = new TreeMap<>();
     /**
      * Guarded by {@link #lock}: finished CTSs above {@code snapshot + 1}, as disjoint, non-adjacent
      * ranges: first CTS -> last CTS (inclusive).
@@ -45,12 +52,128 @@ public final class SnapshotTracker {
             throw new IllegalArgumentException("pendingRangesMax must be in [1, 10^7], got " + pendingRangesMax);
         }
         this.snapshot = initialSnapshot;
+        this.finishedThrough = initialSnapshot;
         this.pendingRangesMax = pendingRangesMax;
     }
 
     /** The current snapshot: transactions that begin now read at it. */
     public long snapshot() {
         return snapshot;
+    }
+
+    /**
+     * The gap-free point itself: every CTS at or below it finished. Equal to {@link #snapshot()}
+     * unless a {@link Hold} keeps the snapshot lower.
+     */
+    public long finishedThrough() {
+        lock.lock();
+        try {
+            return finishedThrough;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Keeps the snapshot below a CTS that a cross-partition commit will apply here but that this
+     * OTM did not take itself (so it is not "its own" and could otherwise be passed as finished
+     * when a newer range arrives). A participant first holds the snapshot where it is now
+     * ({@link #holdHere}: the coordinator then takes a CTS above {@link #heldBelow}), then moves
+     * the hold to the commit's CTS ({@link #moveTo}) and releases it once the commit's versions are
+     * applied or the commit is abandoned. Holds are few and short-lived (one per cross-partition
+     * commit in progress on this OTM). Thread-safe.
+     */
+    public final class Hold {
+        private long cts;
+        private boolean released;
+
+        private Hold(long cts) {
+            this.cts = cts;
+        }
+
+        /** Every snapshot handed out so far is at or below this; the held CTS is above it. */
+        public long heldBelow() {
+            lock.lock();
+            try {
+                return cts - 1;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Moves the hold up to {@code newCts} (a commit's CTS above {@link #heldBelow()}). */
+        public void moveTo(long newCts) {
+            lock.lock();
+            try {
+                if (released) {
+                    throw new IllegalStateException("hold at CTS " + cts + " was released already");
+                }
+                if (newCts < cts) {
+                    throw new IllegalStateException("a hold moves up only: from " + cts + " to " + newCts);
+                }
+                removeHold(cts);
+                cts = newCts;
+                holds.merge(cts, 1, Integer::sum);
+                publish();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Lets the snapshot pass the held CTS (when it finished otherwise). Idempotent. */
+        public void release() {
+            lock.lock();
+            try {
+                if (released) {
+                    return;
+                }
+                released = true;
+                removeHold(cts);
+                publish();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Holds the snapshot where it is now: it stays at or below {@code hold.heldBelow()} until moved or released. */
+    public Hold holdHere() {
+        lock.lock();
+        try {
+            Hold hold = new Hold(snapshot + 1);
+            holds.merge(hold.cts, 1, Integer::sum);
+            return hold;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Holds in place now (for metrics and tests). */
+    public int holdCount() {
+        lock.lock();
+        try {
+            int n = 0;
+            for (int c : holds.values()) {
+                n += c;
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** REQUIRES: lock. */
+    private void removeHold(long cts) {
+        holds.computeIfPresent(cts, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    /** Recomputes the snapshot from the gap-free point and the holds. REQUIRES: lock. */
+    private void publish() {
+        long next = holds.isEmpty() ? finishedThrough : Math.min(finishedThrough, holds.firstKey() - 1);
+        if (next > snapshot) {
+            snapshot = next;
+            advanced.signalAll();
+        }
     }
 
     /** Reports that the versions of the commit at {@code cts} are applied (readable). */
@@ -74,9 +197,9 @@ public final class SnapshotTracker {
     private void finish(long from, long to) {
         lock.lock();
         try {
-            if (from <= snapshot) {
+            if (from <= finishedThrough) {
                 throw new IllegalStateException("CTS " + from + " reported finished but the snapshot is already "
-                        + snapshot + ": reported twice, or never handed out");
+                        + finishedThrough + ": reported twice, or never handed out");
             }
             Map.Entry<Long, Long> below = finished.floorEntry(to);
             if (below != null && below.getValue() >= from) {
@@ -95,13 +218,14 @@ public final class SnapshotTracker {
                 end = after;
                 finished.remove(to + 1);
             }
-            if (start == snapshot + 1) {
-                snapshot = end;
+            if (start == finishedThrough + 1) {
+                finishedThrough = end;
+                publish();
                 advanced.signalAll();
             } else {
                 if (finished.size() >= pendingRangesMax) {
                     throw new IllegalStateException(pendingRangesMax + " finished CTS ranges wait behind CTS "
-                            + (snapshot + 1) + ": a commit took a CTS and never reported it");
+                            + (finishedThrough + 1) + ": a commit took a CTS and never reported it");
                 }
                 finished.put(start, end);
             }
@@ -127,13 +251,27 @@ public final class SnapshotTracker {
      * @return false if {@code timeoutMs} passed first
      */
     public boolean awaitSnapshot(long cts, long timeoutMs) throws InterruptedException {
-        if (snapshot >= cts) {
-            return true;
-        }
+        return snapshot >= cts || await(() -> snapshot >= cts, timeoutMs);
+    }
+
+    /**
+     * Waits until every CTS at or below {@code cts} finished, whatever the holds (see
+     * {@link Hold}): a partition opened here with versions up to {@code cts} may serve then; its
+     * transactions read at {@link #snapshot()}, which a hold may keep lower for a while, which is a
+     * consistent if older view.
+     *
+     * @return false if {@code timeoutMs} passed first
+     */
+    public boolean awaitFinished(long cts, long timeoutMs) throws InterruptedException {
+        return await(() -> finishedThrough >= cts, timeoutMs);
+    }
+
+    /** Waits, holding the lock between checks, until {@code reached} holds or the time is up. */
+    private boolean await(java.util.function.BooleanSupplier reached, long timeoutMs) throws InterruptedException {
         long remainingNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         lock.lock();
         try {
-            while (snapshot < cts) {
+            while (!reached.getAsBoolean()) {
                 if (remainingNanos <= 0) {
                     return false;
                 }

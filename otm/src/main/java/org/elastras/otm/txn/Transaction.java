@@ -19,7 +19,11 @@ import org.elastras.storage.store.Version;
  */
 final class Transaction {
 
-    enum State { ACTIVE, COMMITTING, COMMITTED, ABORTED }
+    /**
+     * PREPARED is for a participant's branch of a cross-partition transaction only: it takes no more
+     * calls and waits for its commit timestamp ({@link TransactionManager#voteBranch}).
+     */
+    enum State { ACTIVE, PREPARED, COMMITTING, COMMITTED, ABORTED }
 
     final long id;
     final PartitionSlot slot;
@@ -28,6 +32,8 @@ final class Transaction {
     final long snapshot;
     /** The client's id for this transaction, null if it gave none (then no commit marker is written). */
     final CommitTag tag;
+    /** Non-null for a participant's branch of a cross-partition transaction. */
+    final Branch branch;
     /** The marker's value (see {@link CommitTag}); a procedure sets its encoded result before commit. */
     volatile byte[] markerValue = {CommitTag.NO_RESULT};
     final ReentrantLock lock = new ReentrantLock();
@@ -52,9 +58,10 @@ final class Transaction {
     final List<byte[][]> readRanges = new ArrayList<>();
 
     Transaction(long id, PartitionSlot slot, Isolation isolation, String clientId, long snapshot, long nowMs,
-            CommitTag tag) {
+            CommitTag tag, Branch branch) {
         this.id = id;
         this.tag = tag;
+        this.branch = branch;
         this.slot = slot;
         this.isolation = isolation;
         this.clientId = clientId;
@@ -71,10 +78,13 @@ final class Transaction {
         return isolation == Isolation.SERIALIZABLE;
     }
 
-    /** Whether this transaction took its CTS before {@code cts}: it is committing or committed below it. */
+    /**
+     * Whether this transaction may commit before {@code cts}: it is committing or committed below
+     * it, or it is a prepared branch whose CTS (chosen by its coordinator) is not known yet.
+     */
     boolean committedBefore(long otherCts) {
         State s = state;
-        return (s == State.COMMITTING || s == State.COMMITTED) && cts < otherCts;
+        return s == State.PREPARED || (s == State.COMMITTING || s == State.COMMITTED) && cts < otherCts;
     }
 
     @Override

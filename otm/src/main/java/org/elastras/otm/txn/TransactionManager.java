@@ -65,6 +65,8 @@ public final class TransactionManager {
     private static final int RECENT_ENDINGS_MAX = 4096;
     /** Resolved commit ids remembered; beyond, the oldest are forgotten (their clients gave up long ago). */
     private static final int RESOLVED_TAGS_MAX = 100_000;
+    /** Longest wait of a cross-partition commit for a commit timestamp above a bound. */
+    private static final long BRANCH_WAIT_MS = 10_000;
 
     private final WalWriter wal;
     private final UnappliedCommits unapplied;
@@ -160,12 +162,25 @@ public final class TransactionManager {
                 throw new IllegalStateException(t + " on partition " + partitionId + " is still committing after "
                         + drainTimeoutMs + " ms; the partition is no longer serving but was not removed");
             }
+            boolean voted;
             try {
-                if (t.state == Transaction.State.ACTIVE) {
+                if (t.state == Transaction.State.ACTIVE || t.state == Transaction.State.PREPARED) {
                     abortLocked(t, Reason.NOT_OWNER, "its partition " + partitionId + " was closed on this OTM");
                 }
+                voted = t.branch != null && t.state == Transaction.State.COMMITTING;
             } finally {
                 t.lock.unlock();
+            }
+            if (voted) {
+                // A branch that voted waits for its coordinator's outcome, which it must apply here.
+                try {
+                    t.outcome.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException e) {
+                    // ended anyway
+                } catch (TimeoutException e) {
+                    throw new IllegalStateException(t + " on partition " + partitionId + " voted and has no outcome after "
+                            + drainTimeoutMs + " ms; the partition is no longer serving but was not removed");
+                }
             }
         }
         partitions.remove(partitionId, slot);
@@ -210,7 +225,7 @@ public final class TransactionManager {
         PartitionSlot slot = servingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshots.snapshot(),
-                clockMs.getAsLong(), tag);
+                clockMs.getAsLong(), tag, null);
         if (tag != null) {
             // Atomic with resolve's "mark resolved, then look for an open one".
             synchronized (resolvedTags) {
@@ -552,23 +567,51 @@ public final class TransactionManager {
      * @throws TransactionException with the transaction aborted (nothing held): as {@link #commit}
      */
     public PendingCommit prepareCommit(long txnId) {
+        return prepare(txnId, false, 0);
+    }
+
+    /**
+     * {@link #prepareCommit} for the coordinator of a cross-partition transaction: its record is
+     * logged even if it wrote nothing here, since its commit marker is the transaction's outcome,
+     * and its CTS is above {@code above} (the largest bound the participants' prepares returned).
+     * After it, the caller collects the participants' votes and then either logs and finishes the
+     * commit as usual or calls {@link #abandon}.
+     *
+     * @throws TransactionException with the transaction aborted: as {@link #commit}, and
+     *     UNKNOWN_TRANSACTION if it carries no commit id
+     */
+    public PendingCommit prepareCoordinatedCommit(long txnId, long above) {
+        return prepare(txnId, true, above);
+    }
+
+    private PendingCommit prepare(long txnId, boolean coordinated, long above) {
         Transaction t = enter(txnId);
         boolean prepared = false;
         try {
-            if (t.writes.isEmpty()) {
+            if (coordinated && t.tag == null) {
+                abortLocked(t, Reason.UNKNOWN_TRANSACTION, "it spans partitions but carries no commit id");
+                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " spans partitions and so needs a"
+                        + " commit id (the outcome its participants ask for); begin it with one");
+            }
+            if (t.branch != null) {
+                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is a participant's branch; its"
+                        + " coordinator commits it");
+            }
+            if (t.writes.isEmpty() && !coordinated) {
                 end(t, Transaction.State.COMMITTED, null, "committed (read-only)");
                 commits.incrementAndGet();
                 return PendingCommit.readOnly(new CommitResult(t.snapshot, true));
+            }
+            if (coordinated && !liftAbove(above)) {
+                abortLocked(t, Reason.OVERLOADED, "no commit timestamp above " + above + " in time");
+                throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: no commit timestamp above "
+                        + above + " arrived in time; run it again");
             }
             PartitionSlot slot = t.slot;
             long cts;
             slot.commitLock.lock();
             try {
-                if (!slot.serving) {
-                    abortLocked(t, Reason.NOT_OWNER, "its partition was closed before it committed");
-                    throw new TransactionException(Reason.NOT_OWNER, true, t + " aborted: partition "
-                            + slot.partitionId + " is no longer served here; ask the catalog for its owner");
-                }
+                requireServingToCommit(t);
                 try {
                     cts = timestamps.next();
                 } catch (TransactionException e) {
@@ -577,6 +620,7 @@ public final class TransactionManager {
                 }
                 t.cts = cts;
                 t.state = Transaction.State.COMMITTING;
+                slot.maxCtsSeen = Math.max(slot.maxCtsSeen, cts);
             } finally {
                 slot.commitLock.unlock();
             }
@@ -591,6 +635,37 @@ public final class TransactionManager {
             if (!prepared) {
                 leave(t);
             }
+        }
+    }
+
+    /**
+     * Gives up a prepared, not yet logged commit (a participant voted no): its CTS is unused and the
+     * transaction aborted and unlocked. REQUIRES: prepared on this thread, not logged.
+     */
+    public void abandon(PendingCommit pending, String why) {
+        if (pending.finished || pending.logged != null) {
+            throw new IllegalStateException("commit of transaction " + pending.transactionId() + " was logged or finished");
+        }
+        pending.finished = true;
+        if (!pending.needsLog()) {
+            return;
+        }
+        Transaction t = pending.transaction;
+        try {
+            pending.ticket.close();
+            timestamps.unused(pending.cts);
+            abortLocked(t, Reason.CONFLICT, why);
+        } finally {
+            leave(t);
+        }
+    }
+
+    private boolean liftAbove(long cts) {
+        try {
+            return timestamps.liftAbove(cts, BRANCH_WAIT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -669,6 +744,15 @@ public final class TransactionManager {
         }
     }
 
+    /** Aborts t if its partition stopped serving. REQUIRES: t.lock and its partition's commit lock. */
+    private void requireServingToCommit(Transaction t) {
+        if (!t.slot.serving) {
+            abortLocked(t, Reason.NOT_OWNER, "its partition was closed before it committed");
+            throw new TransactionException(Reason.NOT_OWNER, true, t + " aborted: partition " + t.slot.partitionId
+                    + " is no longer served here; ask the catalog for its owner");
+        }
+    }
+
     /** SERIALIZABLE validation; aborts (CTS unused) on failure. REQUIRES: t.lock, t COMMITTING at cts. */
     private void validateReads(Transaction t, long cts) {
         PartitionSlot slot = t.slot;
@@ -709,13 +793,23 @@ public final class TransactionManager {
                 }
             }
         } catch (IOException | UncheckedIOException e) {
-            timestamps.unused(cts);
+            giveUpCts(t, cts);
             throw storageFailed(t, e);
         }
     }
 
+    /**
+     * A commit at {@code cts} will not happen: an own CTS is reported unused; a branch's CTS is its
+     * coordinator's to report (the branch's hold goes when it ends).
+     */
+    private void giveUpCts(Transaction t, long cts) {
+        if (t.branch == null) {
+            timestamps.unused(cts);
+        }
+    }
+
     private void failValidation(Transaction t, long cts, long blockingId, long conflictCts, String why) {
-        timestamps.unused(cts);
+        giveUpCts(t, cts);
         abortLocked(t, Reason.SERIALIZATION_FAILURE, why);
         throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, blockingId, conflictCts, t
                 + " aborted at commit: " + why + " after its snapshot " + t.snapshot
@@ -731,7 +825,7 @@ public final class TransactionManager {
             ready = false;
         }
         if (!ready) {
-            timestamps.unused(cts);
+            giveUpCts(t, cts);
             abortLocked(t, Reason.OVERLOADED, "its partition store could not take more writes");
             throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: partition " + t.slot.partitionId
                     + " is flushing slower than it is written (waited " + limits.writeCapacityWaitMs()
@@ -748,7 +842,11 @@ public final class TransactionManager {
             mutations.add(new WalRecord.Mutation(slot.partitionId, w.getKey(), w.getValue()));
             versions.add(new Version(w.getKey(), cts, w.getValue()));
         }
-        if (t.tag != null) {
+        if (t.branch != null) {
+            // The branch marker: this record is a prepare record, applied only once the coordinator
+            // decided (a replay asks the coordinator's partition).
+            mutations.add(new WalRecord.Mutation(slot.partitionId, t.tag.branchMarkerKey(), t.branch.coordinator.encode()));
+        } else if (t.tag != null) {
             // The commit marker: durable in the same record, so it exists exactly if the commit does.
             byte[] key = t.tag.markerKey();
             mutations.add(new WalRecord.Mutation(slot.partitionId, key, t.markerValue));
@@ -804,7 +902,7 @@ public final class TransactionManager {
             logFailed = true; // before the outcome completes: a resolution waiting for it sees the flag
         }
         ticket.close();
-        timestamps.unused(cts);
+        giveUpCts(t, cts);
         abortLocked(t, reason, why);
         return new TransactionException(reason, true, t + " aborted: " + why, cause);
     }
@@ -841,14 +939,14 @@ public final class TransactionManager {
     public int reap(long nowMs) {
         int reaped = 0;
         for (Transaction t : transactions.values()) {
-            if (t.state != Transaction.State.ACTIVE || nowMs - t.lastActivityMs < limits.idleTimeoutMs()) {
+            if (!reapable(t) || nowMs - t.lastActivityMs < limits.idleTimeoutMs()) {
                 continue;
             }
             if (!t.lock.tryLock()) {
                 continue;
             }
             try {
-                if (t.state == Transaction.State.ACTIVE && nowMs - t.lastActivityMs >= limits.idleTimeoutMs()) {
+                if (reapable(t) && nowMs - t.lastActivityMs >= limits.idleTimeoutMs()) {
                     abortLocked(t, Reason.TIMEOUT, "idle for " + (nowMs - t.lastActivityMs) + " ms (idleTimeoutMs="
                             + limits.idleTimeoutMs() + ")");
                     reaped++;
@@ -858,6 +956,12 @@ public final class TransactionManager {
             }
         }
         return reaped;
+    }
+
+    /** Open, or a branch prepared whose coordinator never sent its commit timestamp. */
+    private static boolean reapable(Transaction t) {
+        Transaction.State state = t.state;
+        return state == Transaction.State.ACTIVE || state == Transaction.State.PREPARED;
     }
 
     /**
@@ -878,6 +982,252 @@ public final class TransactionManager {
         } catch (ExecutionException | TimeoutException e) {
             return 0;
         }
+    }
+
+    // ---------------------------------------------------------------- cross-partition branches
+
+    /**
+     * Begins a participant's branch of a cross-partition transaction: reads at the coordinator's
+     * {@code snapshot} (REQUIRES: this OTM's snapshot reached it, see
+     * {@link TimestampSource#liftAbove}), writes take intents here as any transaction's, and the
+     * coordinator commits it in two steps, {@link #prepareBranch} and {@link #voteBranch}, and then
+     * tells the outcome ({@link #decideBranch}).
+     *
+     * @param tag the transaction's commit id (the same on every partition it touches)
+     * @param coordinator where its outcome is decided
+     */
+    public long beginBranch(long partitionId, Isolation isolation, String clientId, CommitTag tag, long snapshot,
+            BranchCoordinator coordinator) {
+        if (isolation == null || clientId == null || tag == null || coordinator == null) {
+            throw new IllegalArgumentException("isolation, client id, commit id and coordinator are required");
+        }
+        if (snapshot > snapshots.snapshot() || snapshot < 0) {
+            throw new TransactionException(Reason.OVERLOADED, false, "snapshot " + snapshot + " is not readable here yet"
+                    + " (this OTM's snapshot is " + snapshots.snapshot() + "); retry");
+        }
+        PartitionSlot slot = servingSlot(partitionId);
+        reserveOpenSlot(clientId);
+        Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshot,
+                clockMs.getAsLong(), tag, new Branch(coordinator));
+        transactions.put(t.id, t);
+        slot.begins.increment();
+        if (!slot.serving) {
+            transactions.remove(t.id);
+            releaseOpenSlot(clientId);
+            throw notOwner(partitionId);
+        }
+        return t.id;
+    }
+
+    /** What a branch's prepare answers: the bound its commit timestamp must be above, or that it is done. */
+    public record BranchPrepared(long ctsAbove, boolean done) {
+    }
+
+    /**
+     * The first step of a branch's commit: it takes no more calls, and this OTM's snapshot is held
+     * where it is, so that the coordinator can choose a commit timestamp above every snapshot read
+     * here so far and above every commit of the partition so far ({@link BranchPrepared#ctsAbove}).
+     * A branch that wrote nothing and validates nothing (SNAPSHOT) is done here.
+     *
+     * @throws TransactionException with the branch aborted: NOT_OWNER; UNKNOWN_TRANSACTION if it ended
+     */
+    public BranchPrepared prepareBranch(long txnId) {
+        Transaction t = enter(txnId);
+        try {
+            if (t.branch == null) {
+                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is not a participant's branch");
+            }
+            PartitionSlot slot = t.slot;
+            slot.commitLock.lock();
+            try {
+                requireServingToCommit(t);
+                if (t.writes.isEmpty() && !t.validatesReads()) {
+                    end(t, Transaction.State.COMMITTED, null, "committed (read-only branch)");
+                    commits.incrementAndGet();
+                    return new BranchPrepared(0, true);
+                }
+                t.branch.hold = snapshots.holdHere();
+                t.state = Transaction.State.PREPARED;
+                return new BranchPrepared(Math.max(t.branch.hold.heldBelow(), slot.maxCtsSeen), false);
+            } finally {
+                slot.commitLock.unlock();
+            }
+        } finally {
+            leave(t);
+        }
+    }
+
+    /**
+     * The second step: the branch commits at {@code cts} if the coordinator decides so. It is
+     * published as committing at {@code cts}, its reads are validated (SERIALIZABLE; this OTM's
+     * own commit timestamps are first lifted above {@code cts}, so none later goes below it), and
+     * its writes go to the log as a prepare record, durable when this returns. The intents stay
+     * held and the snapshot stays below {@code cts} until {@link #decideBranch}.
+     *
+     * @throws TransactionException with the branch aborted (a "no" vote): SERIALIZATION_FAILURE,
+     *     NOT_OWNER, OVERLOADED, LIMIT_EXCEEDED, LOG_FAILED; UNKNOWN_TRANSACTION if not prepared
+     */
+    public void voteBranch(long txnId, long cts) {
+        Transaction t = transactions.get(txnId);
+        if (t == null) {
+            throw ended(txnId);
+        }
+        t.lock.lock();
+        try {
+            if (t.branch == null || t.state != Transaction.State.PREPARED) {
+                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is not a prepared branch ("
+                        + t.state + ")");
+            }
+            if (cts <= t.branch.hold.heldBelow()) {
+                abortLocked(t, Reason.CONFLICT, "its coordinator chose CTS " + cts + ", not above "
+                        + t.branch.hold.heldBelow());
+                throw new TransactionException(Reason.CONFLICT, true, t + " aborted: commit timestamp " + cts
+                        + " is not above " + t.branch.hold.heldBelow() + ", the bound its prepare gave");
+            }
+            PartitionSlot slot = t.slot;
+            slot.commitLock.lock();
+            try {
+                requireServingToCommit(t);
+                t.cts = cts;
+                t.state = Transaction.State.COMMITTING;
+                slot.maxCtsSeen = Math.max(slot.maxCtsSeen, cts);
+                t.branch.hold.moveTo(cts);
+            } finally {
+                slot.commitLock.unlock();
+            }
+            if (t.validatesReads() && t.readSetSize() > 0) {
+                if (!liftAbove(cts)) {
+                    abortLocked(t, Reason.OVERLOADED, "no commit timestamp above " + cts + " arrived in time");
+                    throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: this OTM could not lift its"
+                            + " commit timestamps above " + cts + " in time");
+                }
+                validateReads(t, cts);
+            }
+            if (t.writes.isEmpty()) {
+                end(t, Transaction.State.COMMITTED, null, "committed (read-only branch, validated at CTS " + cts + ")");
+                commits.incrementAndGet();
+                return;
+            }
+            awaitWriteCapacity(t, cts);
+            PendingCommit pending = buildRecord(t, cts);
+            log(List.of(pending));
+            RuntimeException refused = pending.logRefused;
+            if (refused != null) {
+                throw notLogged(t, cts, pending.ticket, refused instanceof LimitExceededException ? Reason.LIMIT_EXCEEDED
+                        : refused instanceof RejectedExecutionException ? Reason.OVERLOADED : Reason.LOG_FAILED,
+                        "its prepare record was not logged: " + refused.getMessage(), refused);
+            }
+            try {
+                t.branch.votedAt = pending.logged.join();
+            } catch (CompletionException e) {
+                throw notLogged(t, cts, pending.ticket, Reason.LOG_FAILED, "the log failed while syncing its prepare"
+                        + " record: " + e.getCause(), e.getCause());
+            }
+            pending.finished = true;
+            t.branch.voted = pending;
+            t.branch.votedAtMs = clockMs.getAsLong();
+        } finally {
+            t.lock.unlock();
+        }
+    }
+
+    /**
+     * The coordinator's outcome for a branch: commit applies its versions at {@code cts} (the CTS
+     * it voted for) and releases its intents and hold; abort drops it. Idempotent: a branch that
+     * ended already is not found.
+     *
+     * @return whether there was such a branch
+     * @throws TransactionException STORAGE_FAILED if applying failed (the partition must be
+     *     reopened, which replays the prepare record and asks again)
+     * @throws IllegalArgumentException a commit of a branch that did not vote, or at another CTS
+     */
+    public boolean decideBranch(long txnId, boolean commit, long cts) {
+        Transaction t = transactions.get(txnId);
+        if (t == null) {
+            return false;
+        }
+        t.lock.lock();
+        try {
+            if (t.branch == null) {
+                throw new IllegalArgumentException(t + " is not a participant's branch");
+            }
+            Transaction.State state = t.state;
+            if (state == Transaction.State.COMMITTED || state == Transaction.State.ABORTED) {
+                return false;
+            }
+            if (!commit) {
+                if (t.branch.voted != null) {
+                    t.branch.voted.ticket.close();
+                }
+                abortLocked(t, Reason.CONFLICT, "its coordinator aborted the transaction");
+                return true;
+            }
+            if (state != Transaction.State.COMMITTING || t.branch.voted == null || cts != t.cts) {
+                throw new IllegalArgumentException(t + " cannot commit at CTS " + cts + ": it is " + state
+                        + (t.branch.voted == null ? " and did not vote" : " and voted for CTS " + t.cts));
+            }
+            PendingCommit voted = t.branch.voted;
+            try {
+                t.slot.store.apply(unapplied.walId(), t.branch.votedAt, voted.versions);
+            } catch (RuntimeException e) {
+                throw new TransactionException(Reason.STORAGE_FAILED, false, t + " is decided at CTS " + cts
+                        + " but could not be applied to partition " + t.slot.partitionId + " (" + e
+                        + "); the partition must be reopened, which replays it", e);
+            }
+            voted.ticket.close();
+            logOutcome(t, voted.record);
+            end(t, Transaction.State.COMMITTED, null, "committed at CTS " + cts + " (its coordinator decided)");
+            commits.incrementAndGet();
+            return true;
+        } finally {
+            t.lock.unlock();
+        }
+    }
+
+    /**
+     * Logs a committed branch's writes again, as an ordinary commit record, without waiting: a
+     * replay then applies them without asking the coordinator, whose commit marker expires
+     * ({@code CommitId.RETENTION_MS}) long before an idle partition's log may be replayed. If this
+     * record is lost, the prepare record is still there and the coordinator is asked.
+     */
+    private void logOutcome(Transaction t, WalRecord prepare) {
+        List<WalRecord.Mutation> writes = new ArrayList<>(prepare.mutations().size());
+        for (WalRecord.Mutation m : prepare.mutations()) {
+            if (CommitTag.ofBranchMarkerKey(m.key()) == null) {
+                writes.add(m);
+            }
+        }
+        if (writes.isEmpty()) {
+            return;
+        }
+        try {
+            wal.append(new WalRecord(prepare.cts(), writes));
+        } catch (LimitExceededException | RejectedExecutionException | IllegalStateException e) {
+            // The prepare record and the coordinator's marker still tell a replay.
+        }
+    }
+
+    /** A branch that voted and has waited for its outcome: to be asked of its coordinator. */
+    public record InDoubtBranch(long txnId, long partitionId, CommitTag tag, long cts, BranchCoordinator coordinator) {
+    }
+
+    /** Branches that voted at least {@code waitedMs} ago (by the manager's clock) and have no outcome yet. */
+    public List<InDoubtBranch> inDoubtBranches(long nowMs, long waitedMs) {
+        List<InDoubtBranch> out = new ArrayList<>();
+        for (Transaction t : transactions.values()) {
+            Branch b = t.branch;
+            if (b == null || t.state != Transaction.State.COMMITTING || !t.lock.tryLock()) {
+                continue;
+            }
+            try {
+                if (t.state == Transaction.State.COMMITTING && b.voted != null && nowMs - b.votedAtMs >= waitedMs) {
+                    out.add(new InDoubtBranch(t.id, t.slot.partitionId, t.tag, t.cts, b.coordinator));
+                }
+            } finally {
+                t.lock.unlock();
+            }
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- observation
@@ -1007,7 +1357,7 @@ public final class TransactionManager {
         if (t == null) {
             throw ended(txnId);
         }
-        if (t.state == Transaction.State.COMMITTING) {
+        if (t.state == Transaction.State.COMMITTING || t.state == Transaction.State.PREPARED) {
             throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is committing; no more calls on it");
         }
         t.lock.lock();
@@ -1060,6 +1410,9 @@ public final class TransactionManager {
         }
         for (byte[] key : t.writes.keySet()) {
             t.slot.intents.remove(key, t);
+        }
+        if (t.branch != null && t.branch.hold != null) {
+            t.branch.hold.release();
         }
         t.state = state;
         if (state == Transaction.State.COMMITTED) {

@@ -168,6 +168,26 @@ final class FakeOtmService implements OtmService {
     }
 
     @Override
+    public org.elastras.client.protocol.PrepareBranchResponse prepareBranch(
+            org.elastras.client.protocol.PrepareBranchRequest r) {
+        received.add(r);
+        return new org.elastras.client.protocol.PrepareBranchResponse(r.txnId(), false);
+    }
+
+    @Override
+    public org.elastras.client.protocol.VoteBranchResponse voteBranch(org.elastras.client.protocol.VoteBranchRequest r) {
+        received.add(r);
+        return new org.elastras.client.protocol.VoteBranchResponse();
+    }
+
+    @Override
+    public org.elastras.client.protocol.DecideBranchResponse decideBranch(
+            org.elastras.client.protocol.DecideBranchRequest r) {
+        received.add(r);
+        return new org.elastras.client.protocol.DecideBranchResponse(true);
+    }
+
+    @Override
     public AbortResponse abort(AbortRequest r) {
         received.add(r);
         return new AbortResponse();

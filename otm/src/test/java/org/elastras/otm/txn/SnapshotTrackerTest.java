@@ -109,4 +109,50 @@ class SnapshotTrackerTest {
         reporter.join();
         assertTrue(tracker.awaitSnapshot(1, 0));
     }
+
+    @Test
+    void aHoldKeepsTheSnapshotBelowItsCtsUntilReleased() {
+        SnapshotTracker tracker = new SnapshotTracker(10, 100);
+        SnapshotTracker.Hold hold = tracker.holdHere();
+        assertEquals(10, hold.heldBelow());
+        tracker.unusedRange(11, 30); // a newer range arrived: the CTSs below it are someone else's
+        assertEquals(10, tracker.snapshot(), "held at 10");
+        assertEquals(30, tracker.finishedThrough());
+        hold.moveTo(25); // the coordinator's CTS
+        assertEquals(24, tracker.snapshot());
+        hold.release();
+        assertEquals(30, tracker.snapshot());
+        hold.release(); // idempotent
+        assertEquals(0, tracker.holdCount());
+    }
+
+    @Test
+    void theLowestOfSeveralHoldsCountsAndAwaitingReaderWakesOnRelease() throws Exception {
+        SnapshotTracker tracker = new SnapshotTracker(0, 100);
+        SnapshotTracker.Hold first = tracker.holdHere();
+        tracker.applied(1);
+        tracker.applied(2);
+        SnapshotTracker.Hold second = tracker.holdHere();
+        assertEquals(0, tracker.snapshot());
+        tracker.applied(3);
+        first.moveTo(3);
+        assertEquals(0, second.heldBelow());
+        second.moveTo(5);
+        assertEquals(2, tracker.snapshot());
+        Thread waiter = new Thread(() -> {
+            try {
+                tracker.awaitSnapshot(3, 5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        waiter.start();
+        first.release();
+        waiter.join(5_000);
+        assertFalse(waiter.isAlive(), "the reader waiting for 3 was not woken by the release");
+        assertEquals(3, tracker.snapshot());
+        assertThrows(IllegalStateException.class, () -> second.moveTo(4), "holds only move up");
+        second.release();
+        assertEquals(3, tracker.snapshot());
+    }
 }

@@ -37,6 +37,26 @@ public final class PartitionRecovery {
      */
     public static Result replay(PartitionStore store, long partitionId, Dfs dfs, Function<String, String> walDirectoryOf)
             throws IOException {
+        return replay(store, partitionId, dfs, walDirectoryOf, (walId, entry) -> false);
+    }
+
+    /**
+     * Decides, record by record, whether a replay applies a record or leaves it to the caller: a
+     * participant's prepare record of a cross-partition transaction is applied only once its
+     * coordinator's outcome is known, which the storage layer cannot tell.
+     */
+    @FunctionalInterface
+    public interface Deferral {
+        /** @return true if the caller takes {@code entry} of log {@code walId} (it is then not applied) */
+        boolean defer(String walId, WalEntry entry);
+    }
+
+    /**
+     * {@link #replay(PartitionStore, long, Dfs, Function)}, leaving the records {@code deferral}
+     * takes unapplied.
+     */
+    public static Result replay(PartitionStore store, long partitionId, Dfs dfs, Function<String, String> walDirectoryOf,
+            Deferral deferral) throws IOException {
         int logs = 0;
         long records = 0;
         long applied = 0;
@@ -47,6 +67,9 @@ public final class PartitionRecovery {
                 while (it.hasNext()) {
                     WalEntry entry = it.next();
                     records++;
+                    if (deferral.defer(e.getKey(), entry)) {
+                        continue;
+                    }
                     List<Version> versions = versionsOf(entry.record(), partitionId);
                     if (!versions.isEmpty()) {
                         applied += store.apply(e.getKey(), entry.position(), versions);

@@ -1,0 +1,11 @@
+package org.elastras.client.protocol;
+
+/**
+ * The answer to {@link PrepareBranchRequest}. Immutable.
+ *
+ * @param ctsAbove the transaction's commit timestamp must be above this
+ * @param done the branch read nothing it must validate and wrote nothing: it ended here and
+ *     takes no vote
+ */
+public record PrepareBranchResponse(long ctsAbove, boolean done) {
+}

@@ -1,0 +1,24 @@
+package org.elastras.otm.txn;
+
+/**
+ * What a participant's branch of a cross-partition transaction holds beyond an ordinary
+ * {@link Transaction}: who coordinates it (to ask for the outcome when it does not arrive), the
+ * hold on this OTM's snapshot from prepare on, and once it voted, its logged prepare record.
+ *
+ * <p>Guarded by the transaction's lock.
+ */
+final class Branch {
+
+    final BranchCoordinator coordinator;
+    /** Set at prepare: keeps the snapshot below the CTS the coordinator will choose. */
+    SnapshotTracker.Hold hold;
+    /** Set once the vote's prepare record is durable: its versions, ticket and log position. */
+    PendingCommit voted;
+    org.elastras.storage.wal.WalPosition votedAt;
+    /** When the vote was logged, by the manager's clock; an outcome missing for long is asked for. */
+    long votedAtMs;
+
+    Branch(BranchCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+}

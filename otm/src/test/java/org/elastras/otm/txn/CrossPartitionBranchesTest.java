@@ -1,0 +1,268 @@
+package org.elastras.otm.txn;
+
+import static org.elastras.otm.txn.TxnTestbed.bytes;
+import static org.elastras.otm.txn.TxnTestbed.string;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.elastras.storage.store.PartitionRecovery;
+import org.elastras.storage.store.PartitionStore;
+import org.elastras.storage.store.StoreOptions;
+import org.elastras.storage.wal.WalEntry;
+import org.elastras.storage.wal.WalReader;
+import org.elastras.storage.util.CloseableIterator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The branch protocol of a cross-partition transaction, driven step by step on one transaction
+ * manager: the coordinator's part on partition 1, a participant's branch on partition 2.
+ */
+class CrossPartitionBranchesTest {
+
+    private static final long HOME = 1;
+    private static final long OTHER = 2;
+    private static final BranchCoordinator COORDINATOR = new BranchCoordinator("db", HOME, new byte[] {1});
+
+    private TxnTestbed bed;
+
+    @AfterEach
+    void close() throws Exception {
+        if (bed != null) {
+            bed.close();
+        }
+    }
+
+    private TransactionManager manager() throws Exception {
+        bed = new TxnTestbed(HOME, OTHER);
+        return bed.manager;
+    }
+
+    /** Runs the commit protocol to its decision record; returns the CTS. */
+    private long commitBoth(TransactionManager m, long home, long branch) {
+        TransactionManager.BranchPrepared prepared = m.prepareBranch(branch);
+        assertFalse(prepared.done());
+        return commitPrepared(m, home, branch, prepared);
+    }
+
+    private static long commitPrepared(TransactionManager m, long home, long branch, TransactionManager.BranchPrepared p) {
+        PendingCommit decision = m.prepareCoordinatedCommit(home, p.ctsAbove());
+        assertTrue(decision.cts() > p.ctsAbove(), "the CTS is above the participant's bound");
+        m.voteBranch(branch, decision.cts());
+        m.log(List.of(decision));
+        return m.finishCommit(decision).cts();
+    }
+
+    @Test
+    void aTransferCommitsOnBothPartitionsAtOneCtsAndIsInvisibleUntilTheBranchApplies() throws Exception {
+        TransactionManager m = manager();
+        bed.write(HOME, "a", "100");
+        bed.write(OTHER, "b", "100");
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 7);
+        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag, m.snapshotOf(home), COORDINATOR);
+        assertEquals("100", string(m.get(home, bytes("a"))));
+        assertEquals("100", string(m.get(branch, bytes("b"))));
+        m.put(home, bytes("a"), bytes("90"));
+        m.put(branch, bytes("b"), bytes("110"));
+
+        long cts = commitBoth(m, home, branch);
+
+        // Decided and applied at the coordinator, but the branch has not heard: the snapshot is
+        // held below the CTS, so no reader sees half of the transfer.
+        assertTrue(bed.snapshots.snapshot() < cts, "snapshot " + bed.snapshots.snapshot() + " passed " + cts);
+        assertEquals("100", bed.read(HOME, "a"));
+        assertEquals("100", bed.read(OTHER, "b"));
+
+        assertTrue(m.decideBranch(branch, true, cts));
+        assertTrue(bed.snapshots.snapshot() >= cts);
+        assertEquals("90", bed.read(HOME, "a"));
+        assertEquals("110", bed.read(OTHER, "b"));
+        assertEquals(0, m.intentsHeld(OTHER));
+        assertEquals(0, bed.snapshots.holdCount());
+        assertFalse(m.decideBranch(branch, true, cts), "a second outcome finds nothing");
+    }
+
+    @Test
+    void aBranchHoldsItsIntentsFromItsWriteOnSoAConcurrentWriterLoses() throws Exception {
+        TransactionManager m = manager();
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 8);
+        long home = m.begin(HOME, Isolation.SNAPSHOT, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SNAPSHOT, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.put(branch, bytes("k"), bytes("branch"));
+        long local = m.begin(OTHER, Isolation.SNAPSHOT, "other");
+        TransactionException e = assertThrows(TransactionException.class, () -> m.put(local, bytes("k"), bytes("local")));
+        assertEquals(TransactionException.Reason.CONFLICT, e.reason());
+        long cts = commitBoth(m, home, branch);
+        m.decideBranch(branch, true, cts);
+        assertEquals("branch", bed.read(OTHER, "k"));
+    }
+
+    @Test
+    void aLocalSerializableReaderOfAPreparedBranchsKeyAbortsSinceTheBranchMayCommitBeforeIt() throws Exception {
+        TransactionManager m = manager();
+        bed.write(OTHER, "k", "old");
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 9);
+        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.put(home, bytes("h"), bytes("1"));
+        m.put(branch, bytes("k"), bytes("new"));
+        long reader = m.begin(OTHER, Isolation.SERIALIZABLE, "reader");
+        assertEquals("old", string(m.get(reader, bytes("k"))));
+        m.put(reader, bytes("other"), bytes("x"));
+        m.prepareBranch(branch);
+        TransactionException e = assertThrows(TransactionException.class, () -> m.commit(reader));
+        assertEquals(TransactionException.Reason.SERIALIZATION_FAILURE, e.reason());
+        m.decideBranch(branch, false, 0);
+        m.abort(home);
+        assertEquals("old", bed.read(OTHER, "k"));
+        assertNull(bed.read(OTHER, "other"));
+    }
+
+    @Test
+    void aVoteThatFailsValidationLeavesNothingAndReleasesTheHold() throws Exception {
+        TransactionManager m = manager();
+        bed.write(OTHER, "k", "v1");
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 10);
+        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag, m.snapshotOf(home), COORDINATOR);
+        assertEquals("v1", string(m.get(branch, bytes("k"))));
+        m.put(branch, bytes("w"), bytes("x"));
+        bed.write(OTHER, "k", "v2"); // overwrites what the branch read, before it prepares
+        TransactionManager.BranchPrepared p = m.prepareBranch(branch);
+        PendingCommit decision = m.prepareCoordinatedCommit(home, p.ctsAbove());
+        TransactionException e = assertThrows(TransactionException.class, () -> m.voteBranch(branch, decision.cts()));
+        assertEquals(TransactionException.Reason.SERIALIZATION_FAILURE, e.reason());
+        m.abandon(decision, "the branch voted no");
+        assertEquals(0, bed.snapshots.holdCount());
+        assertNull(bed.read(OTHER, "w"));
+        assertEquals(0, m.intentsHeld(OTHER));
+        // Nothing of it in the log either: a replay of partition 2 sees no prepare record.
+        assertEquals(0, prepareRecords(OTHER).size());
+        long later = bed.write(HOME, "after", "1");
+        assertTrue(bed.snapshots.snapshot() >= later, "the abandoned CTS does not hold the snapshot");
+    }
+
+    @Test
+    void aPreparedBranchHoldsTheSnapshotBelowTheCtsItWillBeGiven() throws Exception {
+        TransactionManager m = manager();
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 11);
+        long home = m.begin(HOME, Isolation.SNAPSHOT, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SNAPSHOT, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.put(branch, bytes("k"), bytes("v"));
+        TransactionManager.BranchPrepared p = m.prepareBranch(branch);
+        long before = bed.snapshots.snapshot();
+        // Other commits go on, but the snapshot may not pass the bound the coordinator was given.
+        bed.write(HOME, "x", "1");
+        bed.write(HOME, "y", "2");
+        assertTrue(bed.snapshots.snapshot() <= p.ctsAbove(), "snapshot " + bed.snapshots.snapshot()
+                + " passed the prepared bound " + p.ctsAbove() + " (was " + before + ")");
+        long cts = commitPrepared(m, home, branch, p);
+        m.decideBranch(branch, true, cts);
+        assertTrue(bed.snapshots.snapshot() >= cts);
+        assertEquals("v", bed.read(OTHER, "k"));
+    }
+
+    @Test
+    void aReadOnlySnapshotBranchIsDoneAtPrepare() throws Exception {
+        TransactionManager m = manager();
+        bed.write(OTHER, "k", "v");
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 12);
+        long home = m.begin(HOME, Isolation.SNAPSHOT, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SNAPSHOT, "c", tag, m.snapshotOf(home), COORDINATOR);
+        assertEquals("v", string(m.get(branch, bytes("k"))));
+        assertTrue(m.prepareBranch(branch).done());
+        assertEquals(0, bed.snapshots.holdCount());
+        assertEquals(0, m.openTransactions(OTHER));
+    }
+
+    @Test
+    void aVotedBranchIsReplayedAsAPrepareRecordAndAnOutcomeRecordOnceCommitted() throws Exception {
+        TransactionManager m = manager();
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 13);
+        long home = m.begin(HOME, Isolation.SNAPSHOT, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SNAPSHOT, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.put(branch, bytes("k"), bytes("v"));
+        long cts = commitBoth(m, home, branch);
+        List<WalEntry> prepares = prepareRecords(OTHER);
+        assertEquals(1, prepares.size(), "the vote logged one prepare record");
+        assertEquals(cts, prepares.get(0).record().cts());
+        assertEquals(tag, prepares.get(0).record().mutations().stream().map(mu -> CommitTag.ofBranchMarkerKey(mu.key()))
+                .filter(java.util.Objects::nonNull).findFirst().orElseThrow(), "the prepare record names the transaction");
+        m.decideBranch(branch, true, cts);
+        // The outcome record follows (asynchronously): an ordinary record with the branch's writes.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (ordinaryRecordsWith(OTHER, cts) == 0) {
+            assertTrue(System.nanoTime() < deadline, "no outcome record was logged");
+            Thread.sleep(5);
+        }
+        bed.crashAndRecover();
+        assertEquals("v", bed.read(OTHER, "k"), "the outcome record makes the branch's write survive a replay");
+    }
+
+    private List<WalEntry> prepareRecords(long partition) throws Exception {
+        List<WalEntry> out = new java.util.ArrayList<>();
+        try (CloseableIterator<WalEntry> it = WalReader.replay(bed.dfs, "wal/otm-1", org.elastras.storage.wal.WalPosition.START)) {
+            while (it.hasNext()) {
+                WalEntry entry = it.next();
+                if (entry.record().mutations().stream().anyMatch(mu -> mu.partitionId() == partition
+                        && CommitTag.ofBranchMarkerKey(mu.key()) != null)) {
+                    out.add(entry);
+                }
+            }
+        }
+        return out;
+    }
+
+    private int ordinaryRecordsWith(long partition, long cts) throws Exception {
+        int n = 0;
+        try (CloseableIterator<WalEntry> it = WalReader.replay(bed.dfs, "wal/otm-1", org.elastras.storage.wal.WalPosition.START)) {
+            while (it.hasNext()) {
+                WalEntry entry = it.next();
+                if (entry.record().cts() == cts && entry.record().mutations().stream().allMatch(mu ->
+                        mu.partitionId() == partition && CommitTag.ofBranchMarkerKey(mu.key()) == null)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aReplayDefersPrepareRecordsAndTheCallerDecides() throws Exception {
+        TransactionManager m = manager();
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 14);
+        long home = m.begin(HOME, Isolation.SNAPSHOT, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SNAPSHOT, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.put(branch, bytes("k"), bytes("in-doubt"));
+        TransactionManager.BranchPrepared p = m.prepareBranch(branch);
+        PendingCommit decision = m.prepareCoordinatedCommit(home, p.ctsAbove());
+        m.voteBranch(branch, decision.cts());
+        // The branch voted; the coordinator has not decided yet. A replay of partition 2 now must
+        // not apply the prepare record on its own.
+        PartitionStore fresh = PartitionStore.open(bed.dfs, "data/db/" + OTHER, StoreOptions.DEFAULT,
+                new org.elastras.storage.store.StoreEnvironment(new org.elastras.storage.sstable.BlockCache(1 << 16), null,
+                        () -> 0));
+        int[] deferred = {0};
+        try {
+            PartitionRecovery.replay(fresh, OTHER, bed.dfs, id -> "wal/" + id, (walId, entry) -> {
+                boolean prepare = entry.record().mutations().stream().anyMatch(mu -> CommitTag.ofBranchMarkerKey(mu.key()) != null);
+                if (prepare) {
+                    deferred[0]++;
+                }
+                return prepare;
+            });
+            assertNull(fresh.get(bytes("k"), Long.MAX_VALUE), "an undecided branch's write was applied by a replay");
+        } finally {
+            fresh.close();
+        }
+        assertEquals(1, deferred[0]);
+        m.abandon(decision, "test");
+        m.decideBranch(branch, false, 0);
+        assertNull(bed.read(OTHER, "k"));
+    }
+}

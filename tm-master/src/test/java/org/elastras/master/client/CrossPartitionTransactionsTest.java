@@ -1,0 +1,266 @@
+package org.elastras.master.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.elastras.client.ClientTransaction;
+import org.elastras.client.ElasTrasClient;
+import org.elastras.client.TransactionAbortedException;
+import org.elastras.client.protocol.ErrorCode;
+import org.elastras.otm.server.OtmNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Transactions that read and write accounts on several partitions, served by different OTMs, through
+ * the routing client: atomic, isolated, and decided by the coordinator's record also when the
+ * branches never hear the outcome or the coordinator's OTM goes away.
+ */
+class CrossPartitionTransactionsTest {
+
+    /** One account per LEDGER partition (split at 100, 200, 300). */
+    private static final int[] ACCOUNTS = {10, 110, 210, 310};
+    private static final long START = 1_000;
+
+    @TempDir
+    Path temp;
+
+    private ClientTestCluster cluster;
+    private ElasTrasClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = new ClientTestCluster(temp, List.of("otm-1", "otm-2", "otm-3"));
+        client = ElasTrasClient.connect(cluster.connectString());
+        for (int a : ACCOUNTS) {
+            client.runInTransaction("LEDGER", List.of(a), txn -> {
+                txn.put("ACCOUNT", Map.of("A_ID", a, "TOTAL", START));
+                return null;
+            });
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private long total(ClientTransaction txn, int account) {
+        return (Long) txn.get("ACCOUNT", List.of(account)).orElseThrow().get("TOTAL");
+    }
+
+    private long[] balances() {
+        return client.runInTransaction("LEDGER", List.of(ACCOUNTS[0]), txn -> {
+            long[] out = new long[ACCOUNTS.length];
+            for (int i = 0; i < ACCOUNTS.length; i++) {
+                out[i] = total(txn, ACCOUNTS[i]);
+            }
+            return out;
+        });
+    }
+
+    /** Moves {@code amount} from one account to another in one transaction begun on the first's partition. */
+    private long transfer(ElasTrasClient c, int from, int to, long amount, String receipt) {
+        return c.runInTransaction("LEDGER", List.of(from), txn -> {
+            txn.put("ACCOUNT", Map.of("A_ID", from, "TOTAL", total(txn, from) - amount));
+            txn.put("ACCOUNT", Map.of("A_ID", to, "TOTAL", total(txn, to) + amount));
+            txn.put("RECEIPT", Map.of("A_ID", to, "R_ID", receipt, "TOTAL", amount));
+            return txn.commit();
+        });
+    }
+
+    @Test
+    void aTransferSpansTwoOtmsAndCommitsOnBoth() {
+        assertNotEquals(client.locate("LEDGER", List.of(10)).otmId(), client.locate("LEDGER", List.of(110)).otmId(),
+                "the cluster spreads the partitions; this test needs two OTMs");
+        long cts = transfer(client, 10, 110, 25, "first");
+        assertTrue(cts > 0);
+        long[] b = balances();
+        assertEquals(START - 25, b[0]);
+        assertEquals(START + 25, b[1]);
+        // Read on the participant's own partition, as a transaction begun there.
+        long receipt = client.runInTransaction("LEDGER", List.of(110), txn ->
+                (Long) txn.get("RECEIPT", List.of(110, "first")).orElseThrow().get("TOTAL"));
+        assertEquals(25, receipt);
+    }
+
+    @Test
+    void concurrentTransfersKeepTheTotalAndNoReaderSeesHalfOfOne() throws Exception {
+        int writers = 3;
+        int transfersEach = 30;
+        AtomicLongArray expected = new AtomicLongArray(ACCOUNTS.length);
+        for (int i = 0; i < ACCOUNTS.length; i++) {
+            expected.set(i, START);
+        }
+        AtomicInteger committed = new AtomicInteger();
+        ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int writer = w;
+            threads.add(new Thread(() -> {
+                Random random = new Random(42 + writer);
+                for (int n = 0; n < transfersEach; n++) {
+                    int i = random.nextInt(ACCOUNTS.length);
+                    int j = (i + 1 + random.nextInt(ACCOUNTS.length - 1)) % ACCOUNTS.length;
+                    long amount = 1 + random.nextInt(20);
+                    try {
+                        transfer(client, ACCOUNTS[i], ACCOUNTS[j], amount, "w" + writer + "-" + n);
+                        expected.addAndGet(i, -amount);
+                        expected.addAndGet(j, amount);
+                        committed.incrementAndGet();
+                    } catch (RuntimeException e) {
+                        problems.add("transfer " + writer + "-" + n + ": " + e);
+                    }
+                }
+            }));
+        }
+        AtomicInteger reads = new AtomicInteger();
+        Thread reader = new Thread(() -> {
+            ElasTrasClient own = ElasTrasClient.connect(cluster.connectString());
+            try {
+                while (writing.get()) {
+                    int start = ACCOUNTS[reads.get() % ACCOUNTS.length];
+                    long sum = own.runInTransaction("LEDGER", List.of(start), txn -> {
+                        long s = 0;
+                        for (int a : ACCOUNTS) {
+                            s += total(txn, a);
+                        }
+                        return s;
+                    });
+                    reads.incrementAndGet();
+                    if (sum != START * ACCOUNTS.length) {
+                        problems.add("a reader starting at account " + start + " saw a total of " + sum);
+                    }
+                }
+            } catch (RuntimeException e) {
+                problems.add("reader: " + e);
+            } finally {
+                own.close();
+            }
+        });
+        threads.forEach(Thread::start);
+        reader.start();
+        for (Thread t : threads) {
+            t.join(120_000);
+        }
+        writing.set(false);
+        reader.join(60_000);
+        assertEquals(List.of(), List.copyOf(problems));
+        assertEquals(writers * transfersEach, committed.get());
+        assertTrue(reads.get() > 0, "the reader read");
+        long[] b = balances();
+        long sum = 0;
+        for (int i = 0; i < ACCOUNTS.length; i++) {
+            assertEquals(expected.get(i), b[i], "account " + ACCOUNTS[i]);
+            sum += b[i];
+        }
+        assertEquals(START * ACCOUNTS.length, sum);
+        int receipts = 0;
+        for (int a : ACCOUNTS) {
+            receipts += client.runInTransaction("LEDGER", List.of(a), txn ->
+                    txn.scan("RECEIPT", List.of(a), List.of(a), 1_000).size());
+        }
+        assertEquals(committed.get(), receipts, "one receipt per committed transfer, on the receiving partition");
+    }
+
+    @Test
+    void aRemoteWriteConflictsWithAnotherTransactionsRemoteWriteFirstUpdaterWins() {
+        try (ClientTransaction first = client.transaction("LEDGER", List.of(10));
+                ClientTransaction second = client.transaction("LEDGER", List.of(210))) {
+            first.put("ACCOUNT", Map.of("A_ID", 110, "TOTAL", 1L));
+            TransactionAbortedException e = assertThrows(TransactionAbortedException.class,
+                    () -> second.put("ACCOUNT", Map.of("A_ID", 110, "TOTAL", 2L)));
+            assertEquals(ErrorCode.CONFLICT, e.code());
+            assertTrue(e.retryable());
+            first.commit();
+        }
+        assertEquals(1L, balances()[1]);
+        assertEquals(START, balances()[2], "the aborted transaction left nothing");
+    }
+
+    @Test
+    void branchesThatNeverHearTheOutcomeAskTheCoordinatorAndApplyIt() {
+        OtmNode coordinator = ownerOf(10);
+        coordinator.commitFaults().loseDecisions(true);
+        long cts = transfer(client, 10, 110, 40, "lost-outcome");
+        // The branch on 110's partition holds the snapshot until it asks (after 2 s) and applies.
+        long[] b = balances();
+        assertEquals(START - 40, b[0]);
+        assertEquals(START + 40, b[1]);
+        assertTrue(cts > 0);
+    }
+
+    @Test
+    void theCoordinatorsOtmStoppedAfterItsDecisionTheBranchesCommitThroughItsPartitionsNextOwner() throws Exception {
+        OtmNode coordinator = ownerOf(10);
+        assertNotEquals(coordinator, ownerOf(110));
+        coordinator.commitFaults().loseDecisions(true);
+        transfer(client, 10, 110, 30, "decided");
+        coordinator.close(); // no branch heard the outcome; the master reassigns partition 3
+        long[] b = balances();
+        assertEquals(START - 30, b[0], "the coordinator's part, recovered by its partition's next owner");
+        assertEquals(START + 30, b[1], "the branch asked the next owner and committed");
+    }
+
+    @Test
+    void theCoordinatorsOtmStoppedBeforeItsDecisionNothingCommitsAnywhere() throws Exception {
+        OtmNode coordinator = ownerOf(10);
+        coordinator.commitFaults().holdBeforeDecision();
+        ElasTrasClient other = ElasTrasClient.connect(cluster.connectString());
+        ConcurrentLinkedQueue<Throwable> outcome = new ConcurrentLinkedQueue<>();
+        Thread committing = new Thread(() -> {
+            try (ClientTransaction txn = other.transaction("LEDGER", List.of(10))) {
+                txn.put("ACCOUNT", Map.of("A_ID", 10, "TOTAL", 1L));
+                txn.put("ACCOUNT", Map.of("A_ID", 110, "TOTAL", 2L));
+                txn.commit();
+                outcome.add(new AssertionError("the commit succeeded"));
+            } catch (Throwable e) {
+                outcome.add(e);
+            }
+        });
+        committing.start();
+        try {
+            // Wait until the branch voted (its prepare record logged) and the coordinator stopped.
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (coordinator.commitFaults().heldBeforeDecision() == 0) {
+                assertTrue(System.nanoTime() < deadline, "the branch never took its intent");
+                Thread.sleep(10);
+            }
+            coordinator.close();
+        } finally {
+            coordinator.commitFaults().releaseBeforeDecision();
+        }
+        committing.join(60_000);
+        other.close();
+        Throwable e = outcome.poll();
+        assertTrue(e instanceof TransactionAbortedException || e instanceof org.elastras.client.OutcomeUnknownException,
+                "the client learnt it did not commit (or could not tell): " + e);
+        long[] b = balances();
+        assertEquals(START, b[0], "no decision record: the coordinator's part is not there");
+        assertEquals(START, b[1], "the branch asked the next owner and dropped its prepared write");
+    }
+
+    private OtmNode ownerOf(int account) {
+        String otm = client.locate("LEDGER", List.of(account)).otmId();
+        return cluster.otms.get(otm);
+    }
+}
