@@ -114,6 +114,105 @@ public final class ElasTrasClient implements AutoCloseable {
         return client;
     }
 
+    /** What {@link #aggregate} answers: the snapshot read, the rows read, one value per aggregate. */
+    public record AggregateResult(long snapshotCts, long rowsScanned, List<Object> values) {
+    }
+
+    /**
+     * A read-only aggregate over the rows of {@code table} whose keys lie between two key prefixes
+     * (inclusive, as a scan's; null for unbounded), kept by {@code where}, on every partition the
+     * range spans, all read at one snapshot (at or after this client's session's last commit): each
+     * partition's owner scans, filters and reduces its part, and the client merges. COUNT answers a
+     * Long, SUM a BigDecimal (null if nothing was summed), MIN and MAX a column value (null if none).
+     * Each partition's request is retried through moves within the retry deadline.
+     */
+    public AggregateResult aggregate(String database, String table, List<?> fromKey, List<?> toKey,
+            List<org.elastras.client.protocol.AggregateRequest.Condition> where,
+            List<org.elastras.client.protocol.AggregateRequest.Aggregate> select) {
+        long started = router.clock().nanoTime();
+        org.elastras.catalog.schema.DatabaseSchema schema = router.locator().schema(database);
+        int rootColumns = schema.partitioning() == org.elastras.catalog.schema.PartitioningKind.TREE
+                ? schema.partitionKeyColumns().size() : 0;
+        List<Object> from = fromKey == null ? null : new java.util.ArrayList<>(fromKey);
+        List<Object> to = toKey == null ? null : new java.util.ArrayList<>(toKey);
+        byte[] cursor = rootColumns > 0 && from != null && from.size() >= rootColumns
+                ? RootKeys.encode(schema, from.subList(0, rootColumns)) : new byte[0];
+        byte[] lastRoot = rootColumns > 0 && to != null && to.size() >= rootColumns
+                ? RootKeys.encode(schema, to.subList(0, rootColumns)) : null;
+        long[] snapshot = {session.lastCommitCts()};
+        byte[][] next = new byte[1][];
+        long rows = 0;
+        List<Object> merged = null;
+        while (true) {
+            byte[] key = cursor;
+            org.elastras.client.protocol.AggregateResponse r = router.run("aggregate over " + database + "." + table,
+                    database, key, Router.Resend.SAFE, started, (l, otm) -> {
+                        next[0] = l.range().endUnbounded() ? null : l.range().end();
+                        return otm.aggregate(new org.elastras.client.protocol.AggregateRequest(l.database(), l.partitionId(),
+                                table, from, to, where, select, snapshot[0]));
+                    });
+            snapshot[0] = r.snapshotCts();
+            rows += r.rowsScanned();
+            merged = merged == null ? new java.util.ArrayList<>(r.values()) : mergeAggregates(select, merged, r.values());
+            if (next[0] == null || (lastRoot != null && org.elastras.catalog.key.KeyBytes.compare(next[0], lastRoot) > 0)) {
+                return new AggregateResult(snapshot[0], rows, java.util.Collections.unmodifiableList(merged));
+            }
+            cursor = next[0];
+        }
+    }
+
+    private static List<Object> mergeAggregates(List<org.elastras.client.protocol.AggregateRequest.Aggregate> select,
+            List<Object> into, List<Object> part) {
+        for (int i = 0; i < select.size(); i++) {
+            Object a = into.get(i);
+            Object b = part.get(i);
+            if (b == null) {
+                continue;
+            }
+            if (a == null) {
+                into.set(i, b);
+                continue;
+            }
+            switch (select.get(i).function()) {
+                case "COUNT" -> into.set(i, ((Number) a).longValue() + ((Number) b).longValue());
+                case "SUM" -> into.set(i, decimal(a).add(decimal(b)));
+                case "MIN" -> into.set(i, compareValues(b, a) < 0 ? b : a);
+                case "MAX" -> into.set(i, compareValues(b, a) > 0 ? b : a);
+                default -> throw new IllegalArgumentException("unknown aggregate " + select.get(i).function());
+            }
+        }
+        return into;
+    }
+
+    private static java.math.BigDecimal decimal(Object v) {
+        return v instanceof java.math.BigDecimal d ? d : new java.math.BigDecimal(v.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int compareValues(Object a, Object b) {
+        if (a instanceof Number && b instanceof Number) {
+            return decimal(a).compareTo(decimal(b));
+        }
+        return ((Comparable<Object>) a).compareTo(b);
+    }
+
+    /** A branch begun by {@link #beginBranch}: where it runs, and its id there. */
+    public record BranchStart(PartitionLocation location, long txnId) {
+    }
+
+    /**
+     * Begins a participant's branch of a cross-partition transaction on the partition that holds
+     * the encoded root key {@code rootKey}, following moves within the retry deadline: for OTMs
+     * whose stored procedures reach other partitions (clients' own transactions do it by
+     * themselves).
+     */
+    public BranchStart beginBranch(String database, byte[] rootKey, org.elastras.client.protocol.Isolation isolation,
+            CommitId commitId, org.elastras.client.protocol.BranchOf branch) {
+        return router.run("branch on " + database, database, rootKey.clone(), Router.Resend.SAFE, router.clock().nanoTime(),
+                (l, otm) -> new BranchStart(l, otm.begin(new org.elastras.client.protocol.BeginRequest(l.database(),
+                        l.partitionId(), isolation, 0, commitId, branch)).txnId()));
+    }
+
     /** What the owner of a partition says about a commit id: committed at {@code cts}, or never will. */
     public record CommitOutcome(boolean committed, long cts) {
     }

@@ -3,6 +3,8 @@ package org.elastras.client;
 import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.AggregateRequest;
+import org.elastras.client.protocol.AggregateResponse;
 import org.elastras.client.protocol.DecideBranchRequest;
 import org.elastras.client.protocol.DecideBranchResponse;
 import org.elastras.client.protocol.PrepareBranchRequest;
@@ -109,6 +111,11 @@ public final class OtmClient implements AutoCloseable {
 
     public AbortResponse abort(AbortRequest request) {
         return transport.call(Operation.ABORT, request, AbortResponse.class);
+    }
+
+    /** A read-only aggregate over one partition at a snapshot. */
+    public AggregateResponse aggregate(AggregateRequest request) {
+        return transport.call(Operation.AGGREGATE, request, AggregateResponse.class);
     }
 
     /** Coordinator to participant: the first step of a branch's commit. */

@@ -7,7 +7,7 @@ package org.elastras.client.protocol;
  *
  * @param txnId the branch on this OTM
  * @param commit whether the transaction committed
- * @param cts its commit timestamp (0 when it aborted)
+ * @param cts its commit timestamp (0 when it aborted, or committed having written nothing anywhere)
  */
 public record DecideBranchRequest(long txnId, boolean commit, long cts) {
 

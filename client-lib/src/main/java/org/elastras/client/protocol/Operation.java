@@ -25,6 +25,8 @@ public enum Operation {
     STATUS("status", StatusRequest.class, StatusResponse.class),
     /** Whether a transaction whose commit answer was lost committed. */
     RESOLVE_COMMIT("resolveCommit", ResolveCommitRequest.class, ResolveCommitResponse.class),
+    /** A read-only aggregate over one partition's rows at a snapshot (scan, filter, reduce at the OTM). */
+    AGGREGATE("aggregate", AggregateRequest.class, AggregateResponse.class),
     /** Cross-partition commit, coordinator to participant: hold the snapshot, answer the CTS bound. */
     PREPARE_BRANCH("prepareBranch", PrepareBranchRequest.class, PrepareBranchResponse.class),
     /** Cross-partition commit: validate at the CTS and log the prepare record (a durable "yes"). */

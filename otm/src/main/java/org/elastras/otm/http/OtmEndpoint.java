@@ -8,6 +8,7 @@ import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.AggregateRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DecideBranchRequest;
 import org.elastras.client.protocol.PrepareBranchRequest;
@@ -32,7 +33,7 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL, Operation.CALL_BATCH,
             Operation.REGISTER_DATABASE, Operation.OPEN_PARTITION, Operation.CLOSE_PARTITION,
             Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT,
-            Operation.PREPARE_BRANCH, Operation.VOTE_BRANCH, Operation.DECIDE_BRANCH);
+            Operation.PREPARE_BRANCH, Operation.VOTE_BRANCH, Operation.DECIDE_BRANCH, Operation.AGGREGATE);
 
     private final OtmService service;
 
@@ -79,6 +80,7 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             case LOAD_GLOBAL_TABLE -> service.loadGlobalTable((LoadGlobalTableRequest) request);
             case STATUS -> service.status((StatusRequest) request);
             case RESOLVE_COMMIT -> service.resolveCommit((ResolveCommitRequest) request);
+            case AGGREGATE -> service.aggregate((AggregateRequest) request, client);
             case PREPARE_BRANCH -> service.prepareBranch((PrepareBranchRequest) request);
             case VOTE_BRANCH -> service.voteBranch((VoteBranchRequest) request);
             case DECIDE_BRANCH -> service.decideBranch((DecideBranchRequest) request);

@@ -11,6 +11,8 @@ import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitRequest;
+import org.elastras.client.protocol.AggregateRequest;
+import org.elastras.client.protocol.AggregateResponse;
 import org.elastras.client.protocol.CommitResponse;
 import org.elastras.client.protocol.DecideBranchRequest;
 import org.elastras.client.protocol.DecideBranchResponse;
@@ -88,6 +90,9 @@ public interface OtmService {
 
     /** Commits a transaction; returns once the commit is durable. */
     CommitResponse commit(CommitRequest request) throws ElasTrasException;
+
+    /** A read-only aggregate over one partition at a snapshot: see {@link AggregateRequest}. */
+    AggregateResponse aggregate(AggregateRequest request, String client) throws ElasTrasException;
 
     /** Cross-partition commit, at a participant: see {@link PrepareBranchRequest}. */
     PrepareBranchResponse prepareBranch(PrepareBranchRequest request) throws ElasTrasException;

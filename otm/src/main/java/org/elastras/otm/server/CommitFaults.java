@@ -25,8 +25,9 @@ public final class CommitFaults {
     }
 
     /**
-     * From now on, a coordinator stops after collecting its votes, before writing its decision,
-     * until {@link #releaseBeforeDecision} (at most 60 s).
+     * From now on, a coordinator stops after collecting its votes, before writing its decision, as
+     * if its OTM crashed there: it waits until {@link #releaseBeforeDecision} (at most 60 s, or until
+     * interrupted) and then gives up without deciding anything (the caller gets an error).
      */
     public void holdBeforeDecision() {
         holdBeforeDecision = new CountDownLatch(1);
@@ -38,6 +39,15 @@ public final class CommitFaults {
         holdBeforeDecision = null;
         if (latch != null) {
             latch.countDown();
+        }
+    }
+
+    /** What a coordinator stopped by {@link #holdBeforeDecision} throws: it decides nothing. */
+    public static final class InjectedCrash extends Error {
+        private static final long serialVersionUID = 1L;
+
+        InjectedCrash(String message) {
+            super(message);
         }
     }
 
@@ -58,5 +68,7 @@ public final class CommitFaults {
         } finally {
             held.decrementAndGet();
         }
+        // An Error, so that no cleanup on the way up (a procedure's abort, say) decides anything.
+        throw new InjectedCrash("fault injection: the coordinator stopped before its decision, as if it crashed");
     }
 }

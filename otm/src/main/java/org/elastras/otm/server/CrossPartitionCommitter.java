@@ -45,13 +45,11 @@ final class CrossPartitionCommitter implements AutoCloseable {
     static final int DECISIONS_QUEUED_MAX = 10_000;
 
     private final TransactionManager transactions;
-    private final PeerOtms peers;
     private final ThreadPoolExecutor decisions;
     private final CommitFaults faults;
 
-    CrossPartitionCommitter(TransactionManager transactions, PeerOtms peers, CommitFaults faults) {
+    CrossPartitionCommitter(TransactionManager transactions, CommitFaults faults) {
         this.transactions = transactions;
-        this.peers = peers;
         this.faults = faults;
         this.decisions = new ThreadPoolExecutor(2, 2, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(DECISIONS_QUEUED_MAX), r -> {
@@ -62,19 +60,106 @@ final class CrossPartitionCommitter implements AutoCloseable {
     }
 
     /**
+     * A branch as the coordinator drives it: on another OTM (through the protocol) or on this one.
+     * Failures are the protocol's errors.
+     */
+    interface Participant {
+        long partitionId();
+
+        PrepareBranchResponse prepare();
+
+        void vote(long cts);
+
+        void decide(boolean commit, long cts);
+    }
+
+    /** A branch on the OTM at a {@link BranchRef}'s address. */
+    static Participant remote(PeerOtms peers, BranchRef ref) {
+        return new Participant() {
+            @Override
+            public long partitionId() {
+                return ref.partitionId();
+            }
+
+            @Override
+            public PrepareBranchResponse prepare() {
+                return peers.of(ref.host(), ref.port()).prepareBranch(new PrepareBranchRequest(ref.txnId()));
+            }
+
+            @Override
+            public void vote(long cts) {
+                peers.of(ref.host(), ref.port()).voteBranch(new VoteBranchRequest(ref.txnId(), cts));
+            }
+
+            @Override
+            public void decide(boolean commit, long cts) {
+                peers.of(ref.host(), ref.port()).decideBranch(new DecideBranchRequest(ref.txnId(), commit, cts));
+            }
+        };
+    }
+
+    /** A branch on this OTM's own partition {@code partitionId}. */
+    static Participant local(TransactionManager transactions, long partitionId, long txnId) {
+        return new Participant() {
+            @Override
+            public long partitionId() {
+                return partitionId;
+            }
+
+            @Override
+            public PrepareBranchResponse prepare() {
+                try {
+                    TransactionManager.BranchPrepared p = transactions.prepareBranch(txnId);
+                    return new PrepareBranchResponse(p.ctsAbove(), p.done(), p.readOnly());
+                } catch (TransactionException e) {
+                    throw TransactionService.translate(e);
+                }
+            }
+
+            @Override
+            public void vote(long cts) {
+                try {
+                    transactions.voteBranch(txnId, cts);
+                } catch (TransactionException e) {
+                    throw TransactionService.translate(e);
+                }
+            }
+
+            @Override
+            public void decide(boolean commit, long cts) {
+                try {
+                    transactions.decideBranch(txnId, commit, cts);
+                } catch (TransactionException e) {
+                    throw TransactionService.translate(e);
+                }
+            }
+        };
+    }
+
+    /** Commits {@code txnId} with the branches a client named ({@code commit} with participants). */
+    CommitResult commit(long txnId, List<BranchRef> participants, PeerOtms peers) {
+        List<Participant> all = new ArrayList<>(participants.size());
+        for (BranchRef ref : participants) {
+            all.add(remote(peers, ref));
+        }
+        return commitAll(txnId, all);
+    }
+
+    /**
      * Commits transaction {@code txnId} of this OTM with its branches.
      *
      * @throws ElasTrasException a branch could not prepare or voted no (CONFLICT or
      *     SERIALIZATION_FAILURE, retryable; nothing committed)
      * @throws TransactionException the coordinator's own part failed, as in a single-partition commit
      */
-    CommitResult commit(long txnId, List<BranchRef> participants) {
-        List<BranchRef> voting = new ArrayList<>(participants.size());
+    CommitResult commitAll(long txnId, List<Participant> participants) {
+        List<Participant> voting = new ArrayList<>(participants.size());
         long above = 0;
-        for (BranchRef p : participants) {
+        boolean wroteNothing = true;
+        for (Participant p : participants) {
             PrepareBranchResponse prepared;
             try {
-                prepared = peers.of(p.host(), p.port()).prepareBranch(new PrepareBranchRequest(p.txnId()));
+                prepared = p.prepare();
             } catch (ElasTrasException e) {
                 transactions.abort(txnId);
                 decideLater(participants, false, 0);
@@ -83,7 +168,14 @@ final class CrossPartitionCommitter implements AutoCloseable {
             if (!prepared.done()) {
                 voting.add(p);
                 above = Math.max(above, prepared.ctsAbove());
+                wroteNothing &= prepared.readOnly();
             }
+        }
+        if (wroteNothing && transactions.writesNothing(txnId)) {
+            // Read-only everywhere: one snapshot, consistent on every partition, needs no vote.
+            CommitResult result = transactions.commit(txnId);
+            decideLater(voting, true, 0);
+            return result;
         }
         PendingCommit pending;
         try {
@@ -93,9 +185,9 @@ final class CrossPartitionCommitter implements AutoCloseable {
             throw e;
         }
         long cts = pending.cts();
-        for (BranchRef p : voting) {
+        for (Participant p : voting) {
             try {
-                peers.of(p.host(), p.port()).voteBranch(new VoteBranchRequest(p.txnId(), cts));
+                p.vote(cts);
             } catch (ElasTrasException e) {
                 transactions.abandon(pending, "participant partition " + p.partitionId() + " voted no: " + e.getMessage());
                 decideLater(voting, false, 0);
@@ -121,18 +213,18 @@ final class CrossPartitionCommitter implements AutoCloseable {
     }
 
     /** Sends the outcome to the branches in the background; a branch that misses it asks by itself. */
-    private void decideLater(List<BranchRef> branches, boolean commit, long cts) {
+    private void decideLater(List<Participant> branches, boolean commit, long cts) {
         if (branches.isEmpty()) {
             return;
         }
-        List<BranchRef> copy = List.copyOf(branches);
+        List<Participant> copy = List.copyOf(branches);
         try {
             decisions.execute(() -> {
-                for (BranchRef p : copy) {
+                for (Participant p : copy) {
                     try {
-                        peers.of(p.host(), p.port()).decideBranch(new DecideBranchRequest(p.txnId(), commit, cts));
+                        p.decide(commit, cts);
                     } catch (ElasTrasException | IllegalStateException e) {
-                        LOG.log(Level.FINE, "outcome of branch " + p.txnId() + " on partition " + p.partitionId()
+                        LOG.log(Level.FINE, "outcome of the branch on partition " + p.partitionId()
                                 + " not delivered (it will ask): " + e.getMessage());
                     }
                 }
@@ -142,7 +234,7 @@ final class CrossPartitionCommitter implements AutoCloseable {
         }
     }
 
-    private static ElasTrasException refused(BranchRef p, String what, ElasTrasException e) {
+    private static ElasTrasException refused(Participant p, String what, ElasTrasException e) {
         ErrorCode code = e.code() == ErrorCode.SERIALIZATION_FAILURE ? ErrorCode.SERIALIZATION_FAILURE : ErrorCode.CONFLICT;
         return new ElasTrasException(code, "the transaction was aborted: its branch on partition " + p.partitionId()
                 + " " + what + " (" + e.code() + ": " + e.getMessage() + "); nothing was committed, run it again", e);

@@ -2,8 +2,6 @@ package org.elastras.otm.server;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.elastras.client.protocol.ElasTrasException;
-import org.elastras.client.protocol.ErrorCode;
 import org.elastras.otm.txn.BranchCoordinator;
 import org.elastras.otm.txn.CommitTag;
 import org.elastras.otm.txn.TransactionManager;
@@ -11,20 +9,19 @@ import org.elastras.storage.store.PartitionRecovery;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.Version;
 import org.elastras.storage.wal.WalEntry;
-import org.elastras.storage.wal.WalPosition;
 import org.elastras.storage.wal.WalRecord;
 
 /**
  * The prepare records of cross-partition branches met while a partition is replayed: they are
- * not applied as they come (the branch may have been aborted), but set aside and, before the
- * partition serves, each one's outcome is asked of its coordinator partition; the committed ones
- * are applied at their CTS, the others dropped. A record whose outcome cannot be learnt now fails
- * the open (the master opens the partition again later), so a partition never serves without
- * knowing every write it must hold. Used by one open, on one thread.
+ * not applied as they come (the branch may have been aborted) but set aside; those still in doubt
+ * after the replay are handed to the transaction manager as branches that voted
+ * ({@link TransactionManager#addPartition(long, PartitionStore, List)}), whose outcomes the OTM
+ * then asks of their coordinators. The partition does not wait for them to open, so partitions
+ * whose branches wait on each other's coordinators all open. Used by one open, on one thread.
  */
 final class InDoubtReplay implements PartitionRecovery.Deferral {
 
-    private record Deferred(String walId, WalPosition position, long cts, CommitTag tag, BranchCoordinator coordinator,
+    private record Deferred(long cts, CommitTag tag, BranchCoordinator coordinator, WalRecord record,
             List<Version> versions) {
     }
 
@@ -56,7 +53,7 @@ final class InDoubtReplay implements PartitionRecovery.Deferral {
         if (tag == null) {
             return false;
         }
-        deferred.add(new Deferred(walId, entry.position(), record.cts(), tag, coordinator, versions));
+        deferred.add(new Deferred(record.cts(), tag, coordinator, record, versions));
         return true;
     }
 
@@ -66,32 +63,22 @@ final class InDoubtReplay implements PartitionRecovery.Deferral {
     }
 
     /**
-     * Asks for every outcome and applies the committed branches to {@code store} (still in recovery).
-     *
-     * @return how many were committed
-     * @throws ElasTrasException OVERLOADED (retryable) if an outcome cannot be learnt now
+     * The branches still in doubt after the replay into {@code store}: every prepare record set
+     * aside except those whose writes the replay applied anyway (the branch committed and its
+     * outcome record followed).
      */
-    int resolve(PartitionStore store, BranchOutcomes outcomes) {
-        int committed = 0;
+    List<TransactionManager.RestoredBranch> inDoubt(PartitionStore store) throws java.io.IOException {
+        List<TransactionManager.RestoredBranch> out = new ArrayList<>();
         for (Deferred d : deferred) {
-            TransactionManager.Resolution r = outcomes.ask(d.coordinator(), d.tag());
-            if (r == null) {
-                throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + partitionId + " holds a prepared branch of"
-                        + " cross-partition transaction " + d.tag() + " whose outcome " + d.coordinator()
-                        + " cannot tell now; open it again later");
-            }
-            if (!r.committed()) {
-                continue;
-            }
-            if (r.cts() != d.cts()) {
-                throw new IllegalStateException("the branch of " + d.tag() + " on partition " + partitionId
-                        + " was prepared at CTS " + d.cts() + " but its coordinator committed at CTS " + r.cts());
-            }
             if (!d.versions().isEmpty()) {
-                store.apply(d.walId(), d.position(), d.versions());
+                Version first = d.versions().get(0);
+                Version stored = store.getVersion(first.key(), d.cts());
+                if (stored != null && stored.cts() == d.cts()) {
+                    continue; // committed: its outcome record was replayed
+                }
             }
-            committed++;
+            out.add(new TransactionManager.RestoredBranch(d.tag(), d.coordinator(), d.cts(), d.record(), d.versions()));
         }
-        return committed;
+        return out;
     }
 }

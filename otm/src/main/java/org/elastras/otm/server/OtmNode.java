@@ -120,7 +120,7 @@ public final class OtmNode implements AutoCloseable {
         }
         ProcedureRunner runner = new ProcedureRunner(transactions, registry, PROCEDURE_ATTEMPTS_MAX, PROCEDURE_RETRY_WAIT_MS);
         this.partitions = new PartitionHost(config.otmId(), dfs, wal, unapplied, StoreOptions.DEFAULT, environment,
-                transactions, timestamps, snapshots, globals, DRAIN_TIMEOUT_MS, DATABASES_MAX, this::askCoordinator);
+                transactions, timestamps, snapshots, globals, DRAIN_TIMEOUT_MS, DATABASES_MAX);
         this.leaseListener = new LeaseKeeper.Listener() {
             @Override
             public void leaseSuspended() {
@@ -143,10 +143,12 @@ public final class OtmNode implements AutoCloseable {
             }
         };
         this.peers = new PeerOtms(org.elastras.client.OtmClientConfig.defaults());
-        this.committer = new CrossPartitionCommitter(transactions, peers, faults);
+        this.committer = new CrossPartitionCommitter(transactions, faults);
         this.service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
-                timestamps, snapshots, globals, this::logFailed, committer, this::askCoordinator);
+                timestamps, snapshots, globals, this::logFailed, committer, peers, this::askCoordinator);
         this.resolver = Executors.newSingleThreadScheduledExecutor(daemon("otm-branch-resolver"));
+        runner.allowCrossPartition(new ProcedureBranches(transactions, partitions, committer, peers,
+                config.standalone() ? null : this::catalog));
         this.http = new ProtocolServer(ProtocolServerConfig.defaults(config.host(), config.port()), service);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("otm-timer"));
     }

@@ -65,8 +65,6 @@ final class PartitionHost {
     private final GlobalTables globals;
     private final long drainTimeoutMs;
     private final int databasesMax;
-    /** Asked for the outcome of each prepared branch a replay meets. */
-    private final BranchOutcomes outcomes;
 
     private final Map<String, DatabaseSchema> databases = new ConcurrentHashMap<>();
     private final Map<Long, Served> served = new ConcurrentHashMap<>();
@@ -74,8 +72,7 @@ final class PartitionHost {
 
     PartitionHost(String otmId, Dfs dfs, WalWriter wal, UnappliedCommits unapplied, StoreOptions storeOptions,
             StoreEnvironment environment, TransactionManager transactions, TimestampSource timestamps,
-            SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax,
-            BranchOutcomes outcomes) {
+            SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax) {
         this.otmId = otmId;
         this.dfs = dfs;
         this.wal = wal;
@@ -88,7 +85,6 @@ final class PartitionHost {
         this.globals = globals;
         this.drainTimeoutMs = drainTimeoutMs;
         this.databasesMax = databasesMax;
-        this.outcomes = outcomes;
     }
 
     /** The DFS directory of the log of the OTM named {@code walId}. */
@@ -172,7 +168,6 @@ final class PartitionHost {
                 InDoubtReplay inDoubt = new InDoubtReplay(partitionId);
                 PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
                         walId -> recoveryWalDirectory(dfs, walId), inDoubt);
-                inDoubt.resolve(store, outcomes);
                 // New commits must order after every recovered one, and transactions must read at a
                 // snapshot that includes them all.
                 long recoveredCts = Math.max(0, store.maxCts());
@@ -185,7 +180,7 @@ final class PartitionHost {
                 store.finishRecovery(unapplied);
                 WalPosition own = store.manifest().replayPoints().get(otmId);
                 retention.retain(partitionId, own == null ? wal.endPosition() : own);
-                transactions.addPartition(partitionId, store);
+                transactions.addPartition(partitionId, store, inDoubt.inDoubt(store));
                 served.put(partitionId, new Served(descriptor, access, store, startKey, endKey));
                 long ms = (System.nanoTime() - started) / 1_000_000;
                 LOG.info(() -> "opened partition " + partitionId + " of " + schema.name() + " in " + ms + " ms; replayed "

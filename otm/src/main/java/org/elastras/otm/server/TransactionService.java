@@ -21,6 +21,8 @@ import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallBatchResponse;
 import org.elastras.client.protocol.CallOutcome;
+import org.elastras.client.protocol.AggregateRequest;
+import org.elastras.client.protocol.AggregateResponse;
 import org.elastras.client.protocol.BranchOf;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
@@ -105,8 +107,8 @@ final class TransactionService implements OtmService {
     private final GlobalTables globals;
     private final Runnable onLogFailure;
     private final CrossPartitionCommitter committer;
+    private final PeerOtms peers;
     private final BranchOutcomes outcomes;
-
 
     /**
      * @param onLogFailure called (possibly more than once) when the write-ahead log died under a
@@ -114,7 +116,7 @@ final class TransactionService implements OtmService {
      */
     TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
             PartitionHost partitions, TimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals,
-            Runnable onLogFailure, CrossPartitionCommitter committer, BranchOutcomes outcomes) {
+            Runnable onLogFailure, CrossPartitionCommitter committer, PeerOtms peers, BranchOutcomes outcomes) {
         this.otmId = otmId;
         this.leaseHeld = leaseHeld;
         this.transactions = transactions;
@@ -125,6 +127,7 @@ final class TransactionService implements OtmService {
         this.globals = globals;
         this.onLogFailure = onLogFailure;
         this.committer = committer;
+        this.peers = peers;
         this.outcomes = outcomes;
     }
 
@@ -174,8 +177,8 @@ final class TransactionService implements OtmService {
         return run(() -> {
             RowTransaction txn = attach(request.txnId());
             TableSchema table = table(txn.access(), request.table());
-            List<Object> row = txn.get(table.name(), keyValues(table, request.key()));
-            return row == null ? new GetResponse(false, null) : new GetResponse(true, rowMap(table, row));
+            List<Object> row = txn.get(table.name(), WireRows.keyValues(table, request.key()));
+            return row == null ? new GetResponse(false, null) : new GetResponse(true, WireRows.rowMap(table, row));
         });
     }
 
@@ -185,7 +188,7 @@ final class TransactionService implements OtmService {
         return run(() -> {
             RowTransaction txn = attach(request.txnId());
             TableSchema table = table(txn.access(), request.table());
-            txn.put(table.name(), rowValues(table, request.row()));
+            txn.put(table.name(), WireRows.rowValues(table, request.row()));
             return new PutResponse();
         });
     }
@@ -196,7 +199,7 @@ final class TransactionService implements OtmService {
         return run(() -> {
             RowTransaction txn = attach(request.txnId());
             TableSchema table = table(txn.access(), request.table());
-            txn.delete(table.name(), keyValues(table, request.key()));
+            txn.delete(table.name(), WireRows.keyValues(table, request.key()));
             return new DeleteResponse();
         });
     }
@@ -208,12 +211,12 @@ final class TransactionService implements OtmService {
             RowTransaction txn = attach(request.txnId());
             TableSchema table = table(txn.access(), request.table());
             int limit = Math.min(request.limit(), SCAN_ROWS_MAX);
-            List<List<Object>> rows = txn.scan(table.name(), prefixValues(table, request.fromKey()),
-                    prefixValues(table, request.toKey()), limit + 1);
+            List<List<Object>> rows = txn.scan(table.name(), WireRows.prefixValues(table, request.fromKey()),
+                    WireRows.prefixValues(table, request.toKey()), limit + 1);
             boolean more = rows.size() > limit;
             List<Map<String, Object>> out = new ArrayList<>(Math.min(rows.size(), limit));
             for (int i = 0; i < rows.size() && i < limit; i++) {
-                out.add(rowMap(table, rows.get(i)));
+                out.add(WireRows.rowMap(table, rows.get(i)));
             }
             return new ScanResponse(out, more);
         });
@@ -223,7 +226,7 @@ final class TransactionService implements OtmService {
     public CommitResponse commit(CommitRequest request) {
         checkServing();
         CommitResult result = request.participants().isEmpty() ? run(() -> transactions.commit(request.txnId()))
-                : run(() -> committer.commit(request.txnId(), request.participants()));
+                : run(() -> committer.commit(request.txnId(), request.participants(), peers));
         if (!result.readOnly() && !leaseHeld.getAsBoolean()) {
             // Durable in our log, but the lease lapsed before we could tell the client: the next
             // owner's recovery decides whether it counts.
@@ -233,11 +236,37 @@ final class TransactionService implements OtmService {
         return new CommitResponse(result.cts());
     }
 
+    /** Most rows one aggregate reads on one partition. */
+    private static final long AGGREGATE_ROWS_MAX = 10_000_000;
+
+    @Override
+    public AggregateResponse aggregate(AggregateRequest request, String client) {
+        checkServing();
+        TableAccess access = partitions.served(request.partitionId()).access();
+        checkDatabase(access, request.database(), request.partitionId());
+        TableSchema table = table(access, request.table());
+        Aggregation aggregation = new Aggregation(table, request.where(), request.select());
+        long snapshot = request.snapshotCts() == 0 ? snapshots.snapshot() : request.snapshotCts();
+        awaitSession(snapshot); // every partition of the query reads the same snapshot
+        return run(() -> {
+            long txnId = transactions.beginAt(request.partitionId(), client, snapshot);
+            try {
+                RowTransaction txn = access.attach(transactions, txnId);
+                long rows = txn.forEach(table.name(), WireRows.prefixValues(table, request.fromKey()),
+                        WireRows.prefixValues(table, request.toKey()), AGGREGATE_ROWS_MAX, aggregation::accept);
+                transactions.commit(txnId);
+                return new AggregateResponse(snapshot, rows, aggregation.result());
+            } finally {
+                transactions.abort(txnId);
+            }
+        });
+    }
+
     @Override
     public PrepareBranchResponse prepareBranch(PrepareBranchRequest request) {
         checkServing();
         TransactionManager.BranchPrepared p = run(() -> transactions.prepareBranch(request.txnId()));
-        return new PrepareBranchResponse(p.ctsAbove(), p.done());
+        return new PrepareBranchResponse(p.ctsAbove(), p.done(), p.readOnly());
     }
 
     @Override
@@ -275,8 +304,8 @@ final class TransactionService implements OtmService {
                 continue;
             }
             if (r.committed() && r.cts() != b.cts()) {
-                LOG.severe("branch " + b.txnId() + " of " + b.tag() + " voted for CTS " + b.cts() + " but its coordinator"
-                        + " committed at " + r.cts() + "; left in doubt");
+                LOG.severe("branch " + b.txnId() + " of " + b.tag() + (b.cts() == 0 ? " never voted" : " voted for CTS "
+                        + b.cts()) + " but its coordinator says it committed at " + r.cts() + "; left in doubt");
                 continue;
             }
             try {
@@ -538,7 +567,7 @@ final class TransactionService implements OtmService {
                 "database " + schema.name() + " has no table " + request.table()));
         List<List<Object>> rows = new ArrayList<>(request.rows().size());
         for (Map<String, Object> row : request.rows()) {
-            rows.add(rowValues(table, row));
+            rows.add(WireRows.rowValues(table, row));
         }
         run(() -> {
             globals.load(schema, table.name(), rows);
@@ -632,65 +661,6 @@ final class TransactionService implements OtmService {
         return schema.findTable(name).orElseThrow(() -> new ElasTrasException(ErrorCode.UNKNOWN_TABLE, "database "
                 + schema.name() + " has no table " + name + "; its tables are "
                 + schema.tables().stream().map(TableSchema::name).toList()));
-    }
-
-    private static List<Object> keyValues(TableSchema table, List<Object> key) {
-        List<Column> columns = table.keyColumns();
-        if (key == null || key.size() != columns.size()) {
-            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has a key of "
-                    + columns.size() + " values " + table.primaryKey() + ", got " + (key == null ? 0 : key.size()));
-        }
-        return convert(table, columns, key);
-    }
-
-    private static List<Object> prefixValues(TableSchema table, List<Object> prefix) {
-        if (prefix == null || prefix.isEmpty()) {
-            return List.of();
-        }
-        List<Column> columns = table.keyColumns();
-        if (prefix.size() > columns.size()) {
-            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has a key of "
-                    + columns.size() + " values " + table.primaryKey() + ", got a prefix of " + prefix.size());
-        }
-        return convert(table, columns.subList(0, prefix.size()), prefix);
-    }
-
-    private static List<Object> convert(TableSchema table, List<Column> columns, List<Object> values) {
-        List<Object> out = new ArrayList<>(values.size());
-        try {
-            for (int i = 0; i < values.size(); i++) {
-                out.add(WireValues.toColumnValue("table " + table.name(), columns.get(i), values.get(i)));
-            }
-        } catch (IllegalArgumentException e) {
-            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, e.getMessage());
-        }
-        return out;
-    }
-
-    private static List<Object> rowValues(TableSchema table, Map<String, Object> row) {
-        List<Column> columns = table.columns();
-        Object[] values = new Object[columns.size()];
-        for (Map.Entry<String, Object> e : row.entrySet()) {
-            int index = table.columnIndex(e.getKey());
-            if (index < 0) {
-                throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has no column "
-                        + e.getKey() + "; its columns are " + columns.stream().map(Column::name).toList());
-            }
-            try {
-                values[index] = WireValues.toColumnValue("table " + table.name(), columns.get(index), e.getValue());
-            } catch (IllegalArgumentException ex) {
-                throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, ex.getMessage());
-            }
-        }
-        return java.util.Arrays.asList(values);
-    }
-
-    private static Map<String, Object> rowMap(TableSchema table, List<Object> row) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int i = 0; i < table.columns().size(); i++) {
-            out.put(table.columns().get(i).name(), row.get(i));
-        }
-        return out;
     }
 
     private static Isolation isolation(org.elastras.client.protocol.Isolation wire) {

@@ -17,6 +17,10 @@ final class Branch {
     org.elastras.storage.wal.WalPosition votedAt;
     /** When the vote was logged, by the manager's clock; an outcome missing for long is asked for. */
     long votedAtMs;
+    /** When it was prepared, by the manager's clock: a branch never given a CTS is asked about too. */
+    long preparedAtMs;
+    /** Found in doubt by a replay (prepared under a previous owner): readers wait for it. */
+    boolean restored;
 
     Branch(BranchCoordinator coordinator) {
         this.coordinator = coordinator;

@@ -21,6 +21,8 @@ public final class ProcedureRunner {
     private final int attemptsMax;
     private final long retryWaitMs;
     private final AtomicLong retries = new AtomicLong();
+    /** How procedures reach rows of other partitions; null until the server sets it (then refused). */
+    private volatile CrossPartitionAccess cross;
 
     /**
      * @param attemptsMax most runs of one call (1: no retry)
@@ -98,7 +100,7 @@ public final class ProcedureRunner {
                 beforeRetry.run();
                 awaitBlocker(last);
             }
-            RowTransaction txn = partition.begin(manager, isolation, clientId, tag);
+            RowTransaction txn = partition.begin(manager, isolation, clientId, tag, cross);
             try {
                 Object value = procedure.run(txn, arguments);
                 if (txn.abortCause() != null) {
@@ -150,6 +152,11 @@ public final class ProcedureRunner {
         CommitResult committed = manager.finishCommit(prepared.commit());
         return new ProcedureResult(ProcedureResult.Outcome.COMMITTED, prepared.value(), committed.cts(),
                 prepared.attempt(), null);
+    }
+
+    /** Lets procedures read and write rows of other partitions through {@code access}. */
+    public void allowCrossPartition(CrossPartitionAccess access) {
+        this.cross = access;
     }
 
     /** Retries since start (runs beyond the first of a call). */

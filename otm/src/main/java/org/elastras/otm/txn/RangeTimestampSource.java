@@ -156,7 +156,9 @@ public final class RangeTimestampSource implements TimestampSource {
     public boolean liftAbove(long cts, long timeoutMs) throws InterruptedException {
         lock.lock();
         try {
-            if (current != null && current.firstCts() > cts) {
+            // Every CTS still to come is above cts: the rest of the current range (nothing at or
+            // below cts is left untaken in it), and every later range (ranges only grow).
+            if (current != null && (current.firstCts() > cts || nextCts > cts)) {
                 return true;
             }
             wantAbove = Math.max(wantAbove, cts);

@@ -24,14 +24,63 @@ public final class RowTransaction {
     private final TransactionManager manager;
     private final TableAccess access;
     private final long id;
+    /** How rows of other partitions are reached; null: they are refused (KEY_OUTSIDE_PARTITION). */
+    private final CrossPartitionAccess cross;
+    /** Branches on other partitions, in the order begun. */
+    private final List<CrossPartitionAccess.RemoteRows> branches = new ArrayList<>();
     /** The first error that aborted this transaction, if any (for retry decisions). */
     private TransactionException abortCause;
 
     RowTransaction(TransactionManager manager, TableAccess access, long id) {
+        this(manager, access, id, null);
+    }
+
+    RowTransaction(TransactionManager manager, TableAccess access, long id, CrossPartitionAccess cross) {
         this.manager = manager;
         this.access = access;
         this.id = id;
+        this.cross = cross;
     }
+
+    /** Whether the transaction touched other partitions (it then commits as a coordinator). */
+    public boolean spansPartitions() {
+        return !branches.isEmpty();
+    }
+
+    /**
+     * The branch for a row whose root key lies outside this partition, begun on first use; null
+     * if the row is in this partition.
+     *
+     * @throws TransactionException KEY_OUTSIDE_PARTITION without cross-partition access
+     */
+    private CrossPartitionAccess.RemoteRows branchFor(TableAccess.Table t, byte[] encodedKey, List<?> keyValues) {
+        byte[] root = access.rootKeyOutside(t, encodedKey);
+        if (root == null) {
+            return null;
+        }
+        if (cross == null) {
+            access.checkInPartition(t, encodedKey); // throws KEY_OUTSIDE_PARTITION
+        }
+        for (CrossPartitionAccess.RemoteRows b : branches) {
+            if (b.covers(root)) {
+                return b;
+            }
+        }
+        if (branches.size() >= MAX_BRANCHES) {
+            throw new TransactionException(Reason.LIMIT_EXCEEDED, false, "transaction " + id + " already spans "
+                    + (branches.size() + 1) + " partitions, the most one transaction may touch");
+        }
+        List<Object> rootValues = new ArrayList<>(keyValues.subList(0, access.rootKeyColumns()));
+        CommitTag tag = call(() -> manager.ensureTag(id));
+        long snapshot = manager.snapshotOf(id);
+        CrossPartitionAccess.RemoteRows branch = call(() -> cross.begin(access, root, rootValues,
+                manager.isolationOf(id), manager.clientOf(id), tag, snapshot));
+        branches.add(branch);
+        return branch;
+    }
+
+    /** Most branches one transaction may have (the protocol's participant bound). */
+    static final int MAX_BRANCHES = 64;
 
     /** The transaction id in the manager. */
     public long id() {
@@ -50,7 +99,10 @@ public final class RowTransaction {
         if (t.global()) {
             return access.globals().get(access.schema().name(), t.schema().name(), key);
         }
-        access.checkInPartition(t, key);
+        CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
+        if (branch != null) {
+            return call(() -> branch.get(t.schema().name(), keyValues));
+        }
         byte[] value = call(() -> manager.get(id, StorageKeys.rowKey(t.id(), key)));
         return value == null ? null : decode(t, key, value);
     }
@@ -60,16 +112,21 @@ public final class RowTransaction {
         TableAccess.Table t = writable(table);
         byte[] key;
         byte[] value;
+        List<Object> normalized;
         try {
-            List<Object> normalized = t.codec().normalize(row);
+            normalized = t.codec().normalize(row);
             key = t.codec().encodeKey(normalized);
             value = t.codec().encodeValue(normalized);
         } catch (IllegalArgumentException e) {
             throw new TransactionException(Reason.TYPE_MISMATCH, false, e.getMessage(), e);
         }
-        access.checkInPartition(t, key);
+        CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyOf(t, normalized));
         call(() -> {
-            manager.put(id, StorageKeys.rowKey(t.id(), key), value);
+            if (branch != null) {
+                branch.put(t.schema().name(), normalized);
+            } else {
+                manager.put(id, StorageKeys.rowKey(t.id(), key), value);
+            }
             return null;
         });
     }
@@ -78,9 +135,13 @@ public final class RowTransaction {
     public void delete(String table, List<?> keyValues) {
         TableAccess.Table t = writable(table);
         byte[] key = access.encodeKey(t, keyValues);
-        access.checkInPartition(t, key);
+        CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
         call(() -> {
-            manager.delete(id, StorageKeys.rowKey(t.id(), key));
+            if (branch != null) {
+                branch.delete(t.schema().name(), keyValues);
+            } else {
+                manager.delete(id, StorageKeys.rowKey(t.id(), key));
+            }
             return null;
         });
     }
@@ -106,6 +167,16 @@ public final class RowTransaction {
         if (t.global()) {
             return access.globals().scan(access.schema().name(), t.schema().name(), from, to, limit);
         }
+        int rootColumns = access.rootKeyColumns();
+        if (cross != null && rootColumns > 0 && fromKeyPrefix != null && toKeyPrefix != null
+                && fromKeyPrefix.size() >= rootColumns && toKeyPrefix.size() >= rootColumns
+                && List.copyOf(fromKeyPrefix.subList(0, rootColumns)).equals(List.copyOf(toKeyPrefix.subList(0, rootColumns)))) {
+            // Both bounds under one root key: the scan goes to the partition holding it.
+            CrossPartitionAccess.RemoteRows branch = branchFor(t, from, fromKeyPrefix);
+            if (branch != null) {
+                return call(() -> branch.scan(t.schema().name(), fromKeyPrefix, toKeyPrefix, limit));
+            }
+        }
         byte[][] bounds = access.clampToPartition(t, from, to);
         if (bounds == null) {
             return List.of();
@@ -120,8 +191,57 @@ public final class RowTransaction {
         return rows;
     }
 
-    /** Commits; see {@link TransactionManager#commit}. */
+    /**
+     * Calls {@code each} with every row of this partition whose key lies between two key prefixes
+     * (inclusive, as {@link #scan}), in key order, reading page by page.
+     *
+     * @return the rows read
+     * @throws TransactionException LIMIT_EXCEEDED past {@code rowsMax} rows (nothing is returned)
+     */
+    public long forEach(String table, List<?> fromKeyPrefix, List<?> toKeyPrefix, long rowsMax,
+            java.util.function.Consumer<List<Object>> each) {
+        TableAccess.Table t = access.table(table);
+        if (t.global()) {
+            throw new TransactionException(Reason.READ_ONLY_TABLE, false, "table " + t.schema().name()
+                    + " is a global table, a copy on every OTM; read it with get or scan");
+        }
+        byte[] from = access.encodeKeyPrefix(t, fromKeyPrefix);
+        byte[] to = null;
+        if (toKeyPrefix != null && !toKeyPrefix.isEmpty()) {
+            byte[] end = KeyBytes.prefixEnd(access.encodeKeyPrefix(t, toKeyPrefix));
+            to = end.length == 0 ? null : end;
+        }
+        byte[][] bounds = access.clampToPartition(t, from, to);
+        if (bounds == null) {
+            return 0;
+        }
+        byte[] cursor = StorageKeys.rowKey(t.id(), bounds[0]);
+        byte[] storageTo = bounds[1] == null ? StorageKeys.tableEnd(t.id()) : StorageKeys.rowKey(t.id(), bounds[1]);
+        long rows = 0;
+        int page = 1_000;
+        while (true) {
+            byte[] start = cursor;
+            List<KeyValue> stored = call(() -> manager.scan(id, start, storageTo, page));
+            for (KeyValue kv : stored) {
+                if (++rows > rowsMax) {
+                    throw new TransactionException(Reason.LIMIT_EXCEEDED, false, "more than " + rowsMax + " rows of "
+                            + t.schema().name() + " in the range; narrow it");
+                }
+                each.accept(decode(t, StorageKeys.encodedKey(t.id(), kv.key()), kv.value()));
+            }
+            if (stored.size() < page) {
+                return rows;
+            }
+            byte[] last = stored.get(stored.size() - 1).key();
+            cursor = java.util.Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    /** Commits (with its branches, if it has any); see {@link TransactionManager#commit}. */
     public CommitResult commit() {
+        if (!branches.isEmpty()) {
+            return call(() -> cross.commit(id, List.copyOf(branches)));
+        }
         return call(() -> manager.commit(id));
     }
 
@@ -130,12 +250,29 @@ public final class RowTransaction {
      * logs and finishes it on this thread.
      */
     public PendingCommit prepareCommit() {
+        if (!branches.isEmpty()) {
+            // A coordinator commits at once (its branches wait for it); nothing is left to log.
+            return PendingCommit.readOnly(commit());
+        }
         return call(() -> manager.prepareCommit(id));
     }
 
-    /** Aborts if still open; returns whether it was. */
+    /** Aborts if still open, with its branches; returns whether it was. */
     public boolean abort() {
+        for (CrossPartitionAccess.RemoteRows b : branches) {
+            b.abort();
+        }
         return manager.abort(id);
+    }
+
+    /** The values of a row's key columns, in key order. */
+    private static List<Object> keyOf(TableAccess.Table t, List<Object> row) {
+        int[] indexes = t.schema().keyColumnIndexes();
+        List<Object> key = new ArrayList<>(indexes.length);
+        for (int i : indexes) {
+            key.add(row.get(i));
+        }
+        return key;
     }
 
     /** The error that aborted this transaction during one of its calls, or null. */

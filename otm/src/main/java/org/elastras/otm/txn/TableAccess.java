@@ -85,8 +85,17 @@ public final class TableAccess {
 
     /** Begins a transaction carrying the client's commit id {@code tag} (null for none). */
     public RowTransaction begin(TransactionManager manager, Isolation isolation, String clientId, CommitTag tag) {
+        return begin(manager, isolation, clientId, tag, null);
+    }
+
+    /**
+     * Begins a transaction that may also reach rows of other partitions through {@code cross}
+     * (null: it may not).
+     */
+    public RowTransaction begin(TransactionManager manager, Isolation isolation, String clientId, CommitTag tag,
+            CrossPartitionAccess cross) {
         long id = manager.begin(partitionId(), isolation, clientId, tag);
-        return new RowTransaction(manager, this, id);
+        return new RowTransaction(manager, this, id, cross);
     }
 
     /**
@@ -160,6 +169,23 @@ public final class TableAccess {
                     + " of this " + table.schema().name() + " row is outside partition " + partition.id() + " " + range
                     + " of database " + schema.name() + "; send it to the partition that holds it");
         }
+    }
+
+    /**
+     * The root key of a row of a partitioned table if it lies outside this partition, else null
+     * (inside, a global table, or a single-partition database).
+     */
+    byte[] rootKeyOutside(Table table, byte[] encodedKey) {
+        if (table.global() || schema.partitioning() != PartitioningKind.TREE) {
+            return null;
+        }
+        byte[] rootKey = Arrays.copyOf(encodedKey, table.keyCodec().prefixLength(encodedKey, rootKeyColumns));
+        return partition.range().contains(rootKey) ? null : rootKey;
+    }
+
+    /** How many leading key values make the root key (0 for a single-partition database). */
+    int rootKeyColumns() {
+        return schema.partitioning() == PartitioningKind.TREE ? rootKeyColumns : 0;
     }
 
     /**

@@ -31,7 +31,8 @@ final class Transaction {
     final String clientId;
     final long snapshot;
     /** The client's id for this transaction, null if it gave none (then no commit marker is written). */
-    final CommitTag tag;
+    /** Set at begin, or later once by {@link TransactionManager#ensureTag} (under the lock). */
+    volatile CommitTag tag;
     /** Non-null for a participant's branch of a cross-partition transaction. */
     final Branch branch;
     /** The marker's value (see {@link CommitTag}); a procedure sets its encoded result before commit. */

@@ -123,11 +123,116 @@ public final class TransactionManager {
      * manager's {@code UnappliedCommits} as its WAL cursor.
      */
     public void addPartition(long partitionId, PartitionStore store) {
+        addPartition(partitionId, store, List.of());
+    }
+
+    /**
+     * A participant's branch found in doubt by a partition's replay: its prepare record (logged by
+     * a previous owner) without an outcome. See {@link #addPartition(long, PartitionStore, List)}.
+     *
+     * @param record the prepare record as logged (its writes and its branch marker)
+     * @param versions its writes on this partition, at {@code cts}
+     */
+    public record RestoredBranch(CommitTag tag, BranchCoordinator coordinator, long cts, WalRecord record,
+            List<Version> versions) {
+    }
+
+    /**
+     * Starts serving a partition whose replay found branches in doubt: each is logged again in this
+     * OTM's own log (so it no longer depends on the previous owner's), and held here as a branch
+     * that voted: its intents block writers, a reader whose snapshot is at or above its CTS waits
+     * for its outcome, and {@link #inDoubtBranches} offers it at once to be asked of its
+     * coordinator. So the partition serves without waiting for any other partition, and partitions
+     * whose branches wait on each other's coordinators can all open.
+     *
+     * @throws TransactionException LOG_FAILED or OVERLOADED if the branches could not be logged
+     *     (the partition is not added)
+     */
+    public void addPartition(long partitionId, PartitionStore store, List<RestoredBranch> inDoubt) {
         if (store == null) {
             throw new IllegalArgumentException("partition " + partitionId + " needs a store");
         }
-        if (partitions.putIfAbsent(partitionId, new PartitionSlot(partitionId, store)) != null) {
+        PartitionSlot slot = new PartitionSlot(partitionId, store);
+        List<PendingCommit> logged = new ArrayList<>(inDoubt.size());
+        for (RestoredBranch r : inDoubt) {
+            Transaction t = new Transaction(nextId.getAndIncrement(), slot, Isolation.SNAPSHOT, "recovery", r.cts() - 1,
+                    clockMs.getAsLong(), r.tag(), new Branch(r.coordinator()));
+            t.cts = r.cts();
+            t.state = Transaction.State.COMMITTING;
+            t.branch.restored = true;
+            for (Version v : r.versions()) {
+                t.writes.put(v.key(), v.value());
+            }
+            logged.add(PendingCommit.toLog(t, r.cts(), r.record(), r.versions(), unapplied.begin()));
+        }
+        if (!logged.isEmpty()) {
+            log(logged);
+            for (PendingCommit p : logged) {
+                try {
+                    if (p.logRefused != null) {
+                        throw p.logRefused;
+                    }
+                    p.transaction.branch.votedAt = p.logged.join();
+                } catch (RuntimeException e) {
+                    for (PendingCommit q : logged) {
+                        q.ticket.close();
+                    }
+                    throw new TransactionException(Reason.LOG_FAILED, false, "partition " + partitionId + " could not log"
+                            + " again the " + logged.size() + " branches in doubt its replay found: " + e, e);
+                }
+                p.finished = true;
+                p.transaction.branch.voted = p;
+            }
+        }
+        for (PendingCommit p : logged) {
+            Transaction t = p.transaction;
+            for (byte[] key : t.writes.keySet()) {
+                slot.intents.put(key, t);
+            }
+            slot.maxCtsSeen = Math.max(slot.maxCtsSeen, t.cts);
+            slot.restoredInDoubt.incrementAndGet();
+            transactions.put(t.id, t);
+            open.incrementAndGet();
+            openPerClient.merge(t.clientId, 1, Integer::sum);
+        }
+        if (partitions.putIfAbsent(partitionId, slot) != null) {
+            for (PendingCommit p : logged) {
+                p.ticket.close();
+                transactions.remove(p.transaction.id);
+                releaseOpenSlot(p.transaction.clientId);
+            }
             throw new IllegalStateException("partition " + partitionId + " is already served");
+        }
+    }
+
+    /**
+     * A read at {@code t}'s snapshot of a key that a restored branch in doubt wrote at or below that
+     * snapshot waits for the branch's outcome (its OTM's snapshot may already be past its CTS: it
+     * was prepared under a previous owner). REQUIRES: t.lock.
+     */
+    private void awaitRestoredBranch(Transaction t, Transaction holder) {
+        if (holder == null || holder == t || holder.branch == null || !holder.branch.restored
+                || holder.state != Transaction.State.COMMITTING || holder.cts > t.snapshot) {
+            return;
+        }
+        try {
+            holder.outcome.get(BRANCH_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransactionException(Reason.OVERLOADED, false, "interrupted waiting for a branch in doubt");
+        } catch (ExecutionException | TimeoutException e) {
+            throw new TransactionException(Reason.OVERLOADED, false, t + ": a key it reads was written by a branch of "
+                    + holder.tag + " still in doubt after " + BRANCH_WAIT_MS + " ms (its coordinator cannot be asked"
+                    + " yet); retry later");
+        }
+    }
+
+    /** {@link #awaitRestoredBranch} for every intent in [from, toExclusive). REQUIRES: t.lock. */
+    private void awaitRestoredBranches(Transaction t, byte[] from, byte[] toExclusive) {
+        NavigableMap<byte[], Transaction> inRange = toExclusive == null
+                ? t.slot.intents.tailMap(from, true) : t.slot.intents.subMap(from, true, toExclusive, false);
+        for (Transaction holder : inRange.values()) {
+            awaitRestoredBranch(t, holder);
         }
     }
 
@@ -255,6 +360,29 @@ public final class TransactionManager {
         return t.id;
     }
 
+    /**
+     * Begins a read-only transaction at a given {@code snapshot} (REQUIRES: this OTM's snapshot
+     * reached it): one part of a read that spans partitions at one snapshot. It should write
+     * nothing; it validates nothing (one snapshot is a prefix of the commit order everywhere).
+     */
+    public long beginAt(long partitionId, String clientId, long snapshot) {
+        if (snapshot > snapshots.snapshot() || snapshot < 0) {
+            throw new TransactionException(Reason.OVERLOADED, false, "snapshot " + snapshot + " is not readable here yet"
+                    + " (this OTM's snapshot is " + snapshots.snapshot() + "); retry");
+        }
+        PartitionSlot slot = servingSlot(partitionId);
+        reserveOpenSlot(clientId);
+        Transaction t = new Transaction(nextId.getAndIncrement(), slot, Isolation.SNAPSHOT, clientId, snapshot,
+                clockMs.getAsLong(), null, null);
+        transactions.put(t.id, t);
+        if (!slot.serving) {
+            transactions.remove(t.id);
+            releaseOpenSlot(clientId);
+            throw notOwner(partitionId);
+        }
+        return t.id;
+    }
+
     /** Whether a tagged transaction committed: the answer to a client whose commit answer was lost. */
     public record Resolution(boolean committed, long cts, byte[] markerValue) {
     }
@@ -330,6 +458,28 @@ public final class TransactionManager {
         }
     }
 
+    /**
+     * The transaction's commit id, giving it a new one if it has none: a transaction that becomes
+     * a cross-partition coordinator needs one (its branches ask for its outcome by it).
+     */
+    public CommitTag ensureTag(long txnId) {
+        Transaction t = enter(txnId);
+        try {
+            if (t.tag == null) {
+                CommitTag tag = new CommitTag(System.currentTimeMillis(), java.util.concurrent.ThreadLocalRandom.current().nextLong());
+                synchronized (resolvedTags) {
+                    if (tagged.putIfAbsent(tag, t) != null) {
+                        throw new IllegalStateException("a generated commit id collided: " + tag);
+                    }
+                }
+                t.tag = tag;
+            }
+            return t.tag;
+        } finally {
+            leave(t);
+        }
+    }
+
     /** Sets the value the commit marker of {@code txnId} will hold (a procedure's encoded result). */
     public void setMarkerValue(long txnId, byte[] value) {
         Transaction t = transactions.get(txnId);
@@ -340,22 +490,37 @@ public final class TransactionManager {
 
     /** The snapshot a transaction reads at. */
     public long snapshotOf(long txnId) {
+        return inspect(txnId, t -> t.snapshot);
+    }
+
+    /** Reads something of an open transaction under its lock. */
+    private <T> T inspect(long txnId, java.util.function.Function<Transaction, T> what) {
         Transaction t = enter(txnId);
         try {
-            return t.snapshot;
+            return what.apply(t);
         } finally {
             leave(t);
         }
     }
 
+    /** Whether a transaction has written nothing (so far). */
+    public boolean writesNothing(long txnId) {
+        return inspect(txnId, t -> t.writes.isEmpty());
+    }
+
+    /** The isolation level of a transaction. */
+    public Isolation isolationOf(long txnId) {
+        return inspect(txnId, t -> t.isolation);
+    }
+
+    /** Who opened a transaction (for the per-client limit of its branches). */
+    public String clientOf(long txnId) {
+        return inspect(txnId, t -> t.clientId);
+    }
+
     /** The partition a transaction runs on. */
     public long partitionOf(long txnId) {
-        Transaction t = enter(txnId);
-        try {
-            return t.slot.partitionId;
-        } finally {
-            leave(t);
-        }
+        return inspect(txnId, t -> t.slot.partitionId);
     }
 
     /**
@@ -372,6 +537,9 @@ public final class TransactionManager {
             }
             if (t.validatesReads() && !t.readKeys.contains(key) && t.readSetSize() >= limits.readSetKeysMax()) {
                 throw limit(t, "read set", t.readSetSize() + 1, limits.readSetKeysMax(), "readSetKeysMax");
+            }
+            if (t.slot.restoredInDoubt.get() > 0) {
+                awaitRestoredBranch(t, t.slot.intents.get(key));
             }
             byte[] value;
             try {
@@ -487,6 +655,9 @@ public final class TransactionManager {
             if (t.validatesReads() && t.readSetSize() + limit + 1L > limits.readSetKeysMax()) {
                 throw limit(t, "read set after a scan of up to " + limit + " rows", t.readSetSize() + limit + 1L,
                         limits.readSetKeysMax(), "readSetKeysMax");
+            }
+            if (t.slot.restoredInDoubt.get() > 0) {
+                awaitRestoredBranches(t, from, toKeyExclusive);
             }
             NavigableMap<byte[], byte[]> own = toKeyExclusive == null
                     ? t.writes.tailMap(from, true) : t.writes.subMap(from, true, toKeyExclusive, false);
@@ -1019,8 +1190,12 @@ public final class TransactionManager {
         return t.id;
     }
 
-    /** What a branch's prepare answers: the bound its commit timestamp must be above, or that it is done. */
-    public record BranchPrepared(long ctsAbove, boolean done) {
+    /**
+     * What a branch's prepare answers: the bound its commit timestamp must be above, or that it is
+     * done; and whether it wrote nothing (a transaction that wrote nothing anywhere commits at its
+     * snapshot without validation, see {@link #decideBranch}).
+     */
+    public record BranchPrepared(long ctsAbove, boolean done, boolean readOnly) {
     }
 
     /**
@@ -1044,11 +1219,12 @@ public final class TransactionManager {
                 if (t.writes.isEmpty() && !t.validatesReads()) {
                     end(t, Transaction.State.COMMITTED, null, "committed (read-only branch)");
                     commits.incrementAndGet();
-                    return new BranchPrepared(0, true);
+                    return new BranchPrepared(0, true, true);
                 }
                 t.branch.hold = snapshots.holdHere();
+                t.branch.preparedAtMs = clockMs.getAsLong();
                 t.state = Transaction.State.PREPARED;
-                return new BranchPrepared(Math.max(t.branch.hold.heldBelow(), slot.maxCtsSeen), false);
+                return new BranchPrepared(Math.max(t.branch.hold.heldBelow(), slot.maxCtsSeen), false, t.writes.isEmpty());
             } finally {
                 slot.commitLock.unlock();
             }
@@ -1162,6 +1338,13 @@ public final class TransactionManager {
                 abortLocked(t, Reason.CONFLICT, "its coordinator aborted the transaction");
                 return true;
             }
+            if (cts == 0 && state == Transaction.State.PREPARED && t.writes.isEmpty()) {
+                // The whole transaction wrote nothing: it read one snapshot, a prefix of the commit
+                // order on every partition, so it is serializable there without validation.
+                end(t, Transaction.State.COMMITTED, null, "committed (read-only transaction, at its snapshot)");
+                commits.incrementAndGet();
+                return true;
+            }
             if (state != Transaction.State.COMMITTING || t.branch.voted == null || cts != t.cts) {
                 throw new IllegalArgumentException(t + " cannot commit at CTS " + cts + ": it is " + state
                         + (t.branch.voted == null ? " and did not vote" : " and voted for CTS " + t.cts));
@@ -1211,17 +1394,26 @@ public final class TransactionManager {
     public record InDoubtBranch(long txnId, long partitionId, CommitTag tag, long cts, BranchCoordinator coordinator) {
     }
 
-    /** Branches that voted at least {@code waitedMs} ago (by the manager's clock) and have no outcome yet. */
+    /**
+     * Branches that voted at least {@code waitedMs} ago (by the manager's clock) and have no outcome
+     * yet, and branches prepared that long ago and never given a CTS (their hold stalls this OTM's
+     * snapshot; {@link InDoubtBranch#cts()} is 0 for them: only an abort can be their outcome).
+     */
     public List<InDoubtBranch> inDoubtBranches(long nowMs, long waitedMs) {
         List<InDoubtBranch> out = new ArrayList<>();
         for (Transaction t : transactions.values()) {
             Branch b = t.branch;
-            if (b == null || t.state != Transaction.State.COMMITTING || !t.lock.tryLock()) {
+            Transaction.State seen = t.state;
+            if (b == null || (seen != Transaction.State.COMMITTING && seen != Transaction.State.PREPARED)
+                    || !t.lock.tryLock()) {
                 continue;
             }
             try {
-                if (t.state == Transaction.State.COMMITTING && b.voted != null && nowMs - b.votedAtMs >= waitedMs) {
+                if (t.state == Transaction.State.COMMITTING && b.voted != null
+                        && (b.restored || nowMs - b.votedAtMs >= waitedMs)) {
                     out.add(new InDoubtBranch(t.id, t.slot.partitionId, t.tag, t.cts, b.coordinator));
+                } else if (t.state == Transaction.State.PREPARED && nowMs - b.preparedAtMs >= waitedMs) {
+                    out.add(new InDoubtBranch(t.id, t.slot.partitionId, t.tag, 0, b.coordinator));
                 }
             } finally {
                 t.lock.unlock();
@@ -1413,6 +1605,9 @@ public final class TransactionManager {
         }
         if (t.branch != null && t.branch.hold != null) {
             t.branch.hold.release();
+        }
+        if (t.branch != null && t.branch.restored) {
+            t.slot.restoredInDoubt.decrementAndGet();
         }
         t.state = state;
         if (state == Transaction.State.COMMITTED) {

@@ -168,10 +168,17 @@ final class FakeOtmService implements OtmService {
     }
 
     @Override
+    public org.elastras.client.protocol.AggregateResponse aggregate(org.elastras.client.protocol.AggregateRequest r,
+            String client) {
+        received.add(r);
+        return new org.elastras.client.protocol.AggregateResponse(r.snapshotCts(), 0, List.of(0L));
+    }
+
+    @Override
     public org.elastras.client.protocol.PrepareBranchResponse prepareBranch(
             org.elastras.client.protocol.PrepareBranchRequest r) {
         received.add(r);
-        return new org.elastras.client.protocol.PrepareBranchResponse(r.txnId(), false);
+        return new org.elastras.client.protocol.PrepareBranchResponse(r.txnId(), false, false);
     }
 
     @Override

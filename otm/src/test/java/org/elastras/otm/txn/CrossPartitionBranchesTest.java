@@ -265,4 +265,26 @@ class CrossPartitionBranchesTest {
         m.decideBranch(branch, false, 0);
         assertNull(bed.read(OTHER, "k"));
     }
+
+    @Test
+    void aBranchPreparedAndNeverGivenACtsIsOfferedForResolutionSoItsHoldDoesNotStallTheSnapshot() throws Exception {
+        TransactionManager m = manager();
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 15);
+        long home = m.begin(HOME, Isolation.SNAPSHOT, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SNAPSHOT, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.put(branch, bytes("k"), bytes("v"));
+        m.prepareBranch(branch); // ... and the coordinator goes silent
+        long now = bed.clockMs.get();
+        assertEquals(List.of(), m.inDoubtBranches(now + 1_999, 2_000), "not yet");
+        List<TransactionManager.InDoubtBranch> stalled = m.inDoubtBranches(now + 2_000, 2_000);
+        assertEquals(1, stalled.size());
+        assertEquals(0, stalled.get(0).cts(), "never voted: only an abort can be its outcome");
+        assertEquals(tag, stalled.get(0).tag());
+        long written = bed.write(HOME, "x", "1");
+        assertTrue(bed.snapshots.snapshot() < written, "the prepared branch holds the snapshot");
+        assertTrue(m.decideBranch(branch, false, 0));
+        assertTrue(bed.snapshots.snapshot() >= written, "released");
+        assertEquals(0, m.intentsHeld(OTHER));
+        m.abort(home);
+    }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.elastras.client.ClientTransaction;
 import org.elastras.client.ElasTrasClient;
 import org.elastras.client.TransactionAbortedException;
+import org.elastras.client.protocol.AggregateRequest;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.otm.server.OtmNode;
 import org.junit.jupiter.api.AfterEach;
@@ -257,6 +258,126 @@ class CrossPartitionTransactionsTest {
         long[] b = balances();
         assertEquals(START, b[0], "no decision record: the coordinator's part is not there");
         assertEquals(START, b[1], "the branch asked the next owner and dropped its prepared write");
+    }
+
+    @Test
+    void storedProceduresReachOtherPartitionsOnThisOtmAndOthersAtomically() throws Exception {
+        // 10 and 110 are on different OTMs; find a pair on one OTM too, if the cluster placed one.
+        Map<String, List<Integer>> byOtm = new java.util.TreeMap<>();
+        for (int a : ACCOUNTS) {
+            byOtm.computeIfAbsent(client.locate("LEDGER", List.of(a)).otmId(), k -> new ArrayList<>()).add(a);
+        }
+        int writers = 3;
+        int callsEach = 20;
+        AtomicLongArray expected = new AtomicLongArray(ACCOUNTS.length);
+        for (int i = 0; i < ACCOUNTS.length; i++) {
+            expected.set(i, START);
+        }
+        ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int writer = w;
+            threads.add(new Thread(() -> {
+                Random random = new Random(7 + writer);
+                for (int n = 0; n < callsEach; n++) {
+                    int i = random.nextInt(ACCOUNTS.length);
+                    int j = (i + 1 + random.nextInt(ACCOUNTS.length - 1)) % ACCOUNTS.length;
+                    long amount = 1 + random.nextInt(20);
+                    try {
+                        client.call("LEDGER", "transfer", List.of(ACCOUNTS[i]), List.of(ACCOUNTS[i], ACCOUNTS[j], amount,
+                                "p" + writer + "-" + n));
+                        expected.addAndGet(i, -amount);
+                        expected.addAndGet(j, amount);
+                    } catch (RuntimeException e) {
+                        problems.add("transfer " + writer + "-" + n + ": " + e);
+                    }
+                }
+            }));
+        }
+        Thread reader = new Thread(() -> {
+            int n = 0;
+            while (writing.get()) {
+                int start = ACCOUNTS[n++ % ACCOUNTS.length];
+                try {
+                    long sum = ((Number) client.call("LEDGER", "sum", List.of(start),
+                            java.util.Arrays.stream(ACCOUNTS).boxed().map(a -> (Object) a).toList())).longValue();
+                    if (sum != START * ACCOUNTS.length) {
+                        problems.add("procedure sum from account " + start + " saw " + sum);
+                    }
+                } catch (RuntimeException e) {
+                    problems.add("sum: " + e);
+                }
+            }
+        });
+        threads.forEach(Thread::start);
+        reader.start();
+        for (Thread t : threads) {
+            t.join(120_000);
+        }
+        writing.set(false);
+        reader.join(60_000);
+        assertEquals(List.of(), List.copyOf(problems));
+        long[] b = balances();
+        for (int i = 0; i < ACCOUNTS.length; i++) {
+            assertEquals(expected.get(i), b[i], "account " + ACCOUNTS[i] + " (accounts by OTM: " + byOtm + ")");
+        }
+        int receipts = 0;
+        for (int a : ACCOUNTS) {
+            receipts += client.runInTransaction("LEDGER", List.of(a), txn ->
+                    txn.scan("RECEIPT", List.of(a), List.of(a), 1_000).size());
+        }
+        assertEquals(writers * callsEach, receipts);
+    }
+
+    @Test
+    void aggregatesReadEveryPartitionAtOneSnapshotWhileTransfersRun() throws Exception {
+        List<AggregateRequest.Aggregate> select = List.of(new AggregateRequest.Aggregate("COUNT", null),
+                new AggregateRequest.Aggregate("SUM", "TOTAL"), new AggregateRequest.Aggregate("MIN", "TOTAL"),
+                new AggregateRequest.Aggregate("MAX", "TOTAL"));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        Thread writer = new Thread(() -> {
+            Random random = new Random(3);
+            for (int n = 0; n < 40; n++) {
+                int i = random.nextInt(ACCOUNTS.length);
+                int j = (i + 1 + random.nextInt(ACCOUNTS.length - 1)) % ACCOUNTS.length;
+                try {
+                    transfer(client, ACCOUNTS[i], ACCOUNTS[j], 1 + random.nextInt(30), "a" + n);
+                } catch (RuntimeException e) {
+                    problems.add("transfer: " + e);
+                }
+            }
+            writing.set(false);
+        });
+        writer.start();
+        int aggregates = 0;
+        ElasTrasClient reader = ElasTrasClient.connect(cluster.connectString());
+        try {
+            while (writing.get() || aggregates == 0) {
+                ElasTrasClient.AggregateResult r = reader.aggregate("LEDGER", "ACCOUNT", null, null, List.of(), select);
+                aggregates++;
+                assertEquals(4L, ((Number) r.values().get(0)).longValue());
+                assertEquals(0, new java.math.BigDecimal(START * ACCOUNTS.length).compareTo((java.math.BigDecimal) r.values().get(1)),
+                        "a sum over every partition at snapshot " + r.snapshotCts() + " was " + r.values().get(1));
+                assertEquals(4, r.rowsScanned());
+            }
+        } finally {
+            reader.close();
+        }
+        writer.join(120_000);
+        assertEquals(List.of(), List.copyOf(problems));
+        assertTrue(aggregates > 0);
+        long[] b = balances();
+        ElasTrasClient.AggregateResult after = client.aggregate("LEDGER", "ACCOUNT", null, null, List.of(), select);
+        assertEquals(java.util.Arrays.stream(b).min().orElseThrow(), ((Number) after.values().get(2)).longValue());
+        assertEquals(java.util.Arrays.stream(b).max().orElseThrow(), ((Number) after.values().get(3)).longValue());
+        // A key range and a condition: accounts 110 and 210 (partitions 4 and 5), those above the start.
+        ElasTrasClient.AggregateResult some = client.aggregate("LEDGER", "ACCOUNT", List.of(100), List.of(299),
+                List.of(new AggregateRequest.Condition("TOTAL", ">", START)), List.of(new AggregateRequest.Aggregate("COUNT", null)));
+        long above = (b[1] > START ? 1 : 0) + (b[2] > START ? 1 : 0);
+        assertEquals(above, ((Number) some.values().get(0)).longValue());
+        assertEquals(2, some.rowsScanned(), "only partitions 4 and 5 were read");
     }
 
     private OtmNode ownerOf(int account) {

@@ -63,6 +63,28 @@ public final class LedgerProcedures implements ProcedureLibrary {
                     List<Object> row = txn.get("ACCOUNT", List.of(((Number) args.get(0)).intValue()));
                     return row == null ? 0L : row.get(1);
                 },
+                // transfer(from, to, amount, receipt): moves amount from account from (this partition)
+                // to account to (any partition: a cross-partition transaction) and records a receipt
+                // under to; returns from's new total.
+                "transfer", (txn, args) -> {
+                    int from = ((Number) args.get(0)).intValue();
+                    int to = ((Number) args.get(1)).intValue();
+                    long amount = ((Number) args.get(2)).longValue();
+                    long fromTotal = (Long) txn.get("ACCOUNT", List.of(from)).get(1) - amount;
+                    long toTotal = (Long) txn.get("ACCOUNT", List.of(to)).get(1) + amount;
+                    txn.put("ACCOUNT", List.of(from, fromTotal));
+                    txn.put("ACCOUNT", List.of(to, toTotal));
+                    txn.put("RECEIPT", List.of(to, (String) args.get(3), amount));
+                    return fromTotal;
+                },
+                // sum(accounts...): the total of several accounts, anywhere, at one snapshot.
+                "sum", (txn, args) -> {
+                    long sum = 0;
+                    for (Object a : args) {
+                        sum += (Long) txn.get("ACCOUNT", List.of(((Number) a).intValue())).get(1);
+                    }
+                    return sum;
+                },
                 // refuse(a): rolls back on purpose after writing.
                 "refuse", (txn, args) -> {
                     txn.put("ACCOUNT", List.of(((Number) args.get(0)).intValue(), -1L));
