@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.elastras.client.protocol.Isolation;
 import org.elastras.experiments.ResultFiles;
 
 /**
@@ -50,8 +49,8 @@ public final class TpccBenchmark {
     record Options(TpccScale scale, int terminalsPerWarehouse, int warehousesPerPartition, double measureSeconds,
             double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output) {
 
-        /** elastras-si: New-Order, Payment and Delivery at SNAPSHOT isolation (see OtmTpccTarget.start). */
-        static final List<String> TARGETS = List.of("derby", "elastras", "elastras-si");
+        static final List<String> TARGETS = TpccTargets.NAMES;
+        static final String DEFAULT_TARGETS = "derby,elastras,elastras-si,postgres-jdbc,postgres-plpgsql";
         static final List<String> NAMES = List.of("warehouses", "items", "customers", "spec", "terminals-per-warehouse",
                 "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out");
 
@@ -65,10 +64,10 @@ public final class TpccBenchmark {
             if (targets.isEmpty() || !TARGETS.containsAll(targets)) {
                 throw new IllegalArgumentException("--targets must list some of " + TARGETS + ", got " + targets);
             }
-            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(t -> t.startsWith("elastras"))) {
+            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(TpccTargets::isElastras)) {
                 throw new IllegalArgumentException("ElasTraS loads ITEM in one loadGlobalTable request, which holds at most "
                         + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " items under the OTM's 4 MiB body limit; "
-                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets derby or a smaller --items");
+                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets without ElasTraS or a smaller --items");
             }
         }
 
@@ -88,7 +87,7 @@ public final class TpccBenchmark {
                     Integer.parseInt(v.getOrDefault("warehouses-per-partition", "1")),
                     Double.parseDouble(v.getOrDefault("seconds", "30")), Double.parseDouble(v.getOrDefault("warmup-seconds", "5")),
                     Integer.parseInt(v.getOrDefault("load-threads", "2")),
-                    List.of(v.getOrDefault("targets", String.join(",", TARGETS)).split(",")),
+                    List.of(v.getOrDefault("targets", DEFAULT_TARGETS).split(",")),
                     Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")));
         }
     }
@@ -113,13 +112,10 @@ public final class TpccBenchmark {
         NuRandConstants run = generator.loadConstants().forRun(options.seed());
         List<TargetRun> runs = new ArrayList<>();
         Path scratch = Files.createTempDirectory("tpcc-benchmark");
-        try {
+        try (TpccTargets targets = new TpccTargets(scratch, options.scale().warehouses(), options.warehousesPerPartition(),
+                options.scale().warehouses() * options.terminalsPerWarehouse())) {
             for (String name : options.targets()) {
-                Path dir = scratch.resolve(name);
-                Files.createDirectories(dir);
-                try (TpccTarget target = name.equals("derby") ? DerbyTpccTarget.create(dir.resolve("db"), 65_536)
-                        : OtmTpccTarget.start(dir, options.scale().warehouses(), options.warehousesPerPartition(),
-                        name.equals("elastras") ? Isolation.SERIALIZABLE : Isolation.SNAPSHOT)) {
+                try (TpccTarget target = targets.open(name)) {
                     runs.add(runTarget(target, generator, run, options));
                 }
             }
@@ -161,6 +157,8 @@ public final class TpccBenchmark {
         });
         if (target instanceof DerbyTpccTarget derby) {
             derby.updateStatistics();
+        } else if (target instanceof PostgresTpccTarget postgres) {
+            postgres.analyze();
         }
         System.out.printf(Locale.ROOT, "%s: %s%n  loaded %,d rows in %.1f s (%,.0f rows/s, %d threads)%n", target.name(),
                 target.description(), load.rows(), load.seconds(), load.rowsPerSecond(), load.threads());

@@ -11,10 +11,10 @@
  * {@link org.elastras.experiments.tpcc.TransactionMix} (terminal inputs, clauses 2.4.1-2.8.1, and the
  * 45/43/4/4/4 deck); the five transactions as stored procedures
  * ({@link org.elastras.experiments.tpcc.TpccProcedures}) and as JDBC
- * ({@link org.elastras.experiments.tpcc.DerbyTpccSession}) sharing
+ * ({@link org.elastras.experiments.tpcc.JdbcTpccSession}) sharing
  * {@link org.elastras.experiments.tpcc.TpccRules}; the clause 3.3.2 consistency checks as a Java
  * audit inside the OTM ({@link org.elastras.experiments.tpcc.DistrictAudit}) and as SQL
- * ({@link org.elastras.experiments.tpcc.DerbyConsistencyQueries}); the targets
+ * ({@link org.elastras.experiments.tpcc.SqlConsistencyQueries}); the targets
  * ({@link org.elastras.experiments.tpcc.TpccTarget}: {@link org.elastras.experiments.tpcc.DerbyTpccTarget},
  * {@link org.elastras.experiments.tpcc.OtmTpccTarget} with
  * {@link org.elastras.experiments.tpcc.WarehouseRouter}); the closed-loop
