@@ -37,6 +37,9 @@ import org.elastras.experiments.ResultFiles;
 public final class TpccBenchmark {
 
     private static final String JSON = "tpcc.json";
+    private static final String TIMELINE_CSV = "tpcc-timeline.csv";
+    private static final String PNG = "tpcc.png";
+    private static final int PROGRESS_LOG_SECONDS = 5;
     private static final String CSV = "tpcc.csv";
     /** Held so that the level set on it stays: the OTM's INFO lines would interleave with the table. */
     private static final java.util.logging.Logger OTM_LOGS = java.util.logging.Logger.getLogger("org.elastras");
@@ -135,7 +138,9 @@ public final class TpccBenchmark {
         }
         writeCsv(options.output().resolve(CSV), runs);
         writeJson(options.output().resolve(JSON), options, deviations, runs);
-        System.out.println("wrote " + options.output().resolve(JSON) + " and " + options.output().resolve(CSV));
+        writeTimeline(options.output().resolve(TIMELINE_CSV), runs);
+        TpccPlot.write(options.output().resolve(PNG), runs.stream().map(r -> r.run()).toList());
+        System.out.println("wrote " + options.output().resolve(JSON) + ", " + CSV + ", " + TIMELINE_CSV + " and " + PNG);
         boolean inconsistent = runs.stream().anyMatch(r -> !r.afterLoad().isEmpty() || !r.afterRun().isEmpty());
         // Jetty, Curator and Derby leave threads behind.
         System.exit(inconsistent ? 1 : 0);
@@ -164,10 +169,24 @@ public final class TpccBenchmark {
                 target.description(), load.rows(), load.seconds(), load.rowsPerSecond(), load.threads());
         List<ConsistencyViolation> afterLoad = target.checkConsistency(scale.warehouses(), true, deliveredAsLoaded);
         System.out.println("  consistency after load: " + verdict(afterLoad));
+        boolean console = System.console() != null;
         TpccDriver.Result result = new TpccDriver(scale, run, options.seed(), () -> System.currentTimeMillis() * 1_000)
-                .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1);
+                .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1, sample -> {
+                    // On a terminal the line rewrites itself every second; into a file, one line every 5 s.
+                    if (console) {
+                        System.out.print("\r" + sample.progressLine(target.name()) + "   ");
+                        System.out.flush();
+                    } else if (Math.round(sample.endSeconds()) % PROGRESS_LOG_SECONDS == 0) {
+                        System.out.println(sample.progressLine(target.name()));
+                    }
+                });
+        if (console) {
+            System.out.println();
+        }
         List<ConsistencyViolation> afterRun = target.checkConsistency(scale.warehouses(), false, deliveredAsLoaded);
-        System.out.printf(Locale.ROOT, "  tpmC %,.0f; consistency after run: %s%n", result.tpmC(), verdict(afterRun));
+        System.out.printf(Locale.ROOT, "  tpmC %,.0f; New-Orders/min by sum(D_NEXT_O_ID) %,.0f (%,d committed, driver counted %,d);"
+                + " consistency after run: %s%n", result.tpmC(), result.newOrdersPerMinuteByDistricts(),
+                result.districtNextOrderIdGrowth(), result.newOrdersCommitted(), verdict(afterRun));
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
@@ -216,6 +235,22 @@ public final class TpccBenchmark {
         }
     }
 
+    /** One row per target and second: what the progress line showed. */
+    private static void writeTimeline(Path file, List<TargetRun> runs) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            out.println("target,end_seconds,interval_seconds,measured,new_order,payment,order_status,delivery,stock_level,failed,"
+                    + "latency_p50_micros,latency_p99_micros,new_order_latency_p99_micros");
+            for (TargetRun r : runs) {
+                for (TpccTimeline.Sample x : r.run().timeline()) {
+                    long[] c = x.completed();
+                    out.printf(Locale.ROOT, "%s,%.3f,%.3f,%b,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", r.target(), x.endSeconds(),
+                            x.intervalSeconds(), x.measured(), c[0], c[1], c[2], c[3], c[4], x.failed(), x.latencyMicrosP50(),
+                            x.latencyMicrosP99(), x.newOrderLatencyMicrosP99());
+                }
+            }
+        }
+    }
+
     private static void writeJson(Path file, Options o, List<String> deviations, List<TargetRun> runs) throws IOException {
         StringBuilder j = new StringBuilder("{\n  \"benchmark\": \"TpccBenchmark\",\n");
         TpccScale s = o.scale();
@@ -233,10 +268,13 @@ public final class TpccBenchmark {
             j.append(String.format(Locale.ROOT, "    {\"target\": %s, \"description\": %s, \"load_rows\": %d, \"load_seconds\": %.2f,"
                             + " \"load_rows_per_second\": %.0f, \"consistency_after_load\": %s, \"consistency_after_run\": %s,"
                             + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
+                            + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
+                            + " \"new_orders_per_minute_by_districts\": %.0f,"
                             + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
                     violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
+                    x.newOrdersCommitted(), x.districtNextOrderIdGrowth(), x.newOrdersPerMinuteByDistricts(),
                     x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
                     String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
                     x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));

@@ -50,9 +50,29 @@ public final class TpccDriver {
             long latencyMicrosP50, long latencyMicrosP90, long latencyMicrosP99, long latencyMicrosMax, double latencyMicrosMean) {
     }
 
-    /** What a run measured. Immutable. */
+    /**
+     * What a run measured. Immutable.
+     *
+     * @param districtNextOrderIdGrowth how much sum(D_NEXT_O_ID) over all districts grew during the
+     *     measured period, read from the database at its start and end (committed New-Orders by
+     *     the database's count; transactions in flight at the edges make it differ slightly from
+     *     the driver's count)
+     * @param timeline one sample a second, warm-up included
+     */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
-            Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError) {
+            Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError,
+            long districtNextOrderIdGrowth, List<TpccTimeline.Sample> timeline) {
+
+        /** New-Orders committed per minute by the database's count: the growth of sum(D_NEXT_O_ID). */
+        public double newOrdersPerMinuteByDistricts() {
+            return districtNextOrderIdGrowth * 60.0 / seconds;
+        }
+
+        /** New-Orders the driver saw commit (completed less rolled back). */
+        public long newOrdersCommitted() {
+            TypeResult n = types.get(TransactionType.NEW_ORDER);
+            return n.completed() - n.rolledBack();
+        }
 
         /**
          * New-Orders completed per minute, rolled-back ones included (clause 5.4.2 counts the 1%
@@ -72,14 +92,21 @@ public final class TpccDriver {
         }
     }
 
+    /** Told once a second what the terminals did in that second; called on the driver's thread. */
+    @FunctionalInterface
+    public interface Progress {
+        void second(TpccTimeline.Sample sample);
+    }
+
     /**
      * Runs the terminals against {@code target}.
      *
      * @param firstHistoryStream the first of the {@code W * terminalsPerWarehouse} consecutive
      *     HISTORY key streams the terminals use; never reuse a stream against the same database
+     * @param progress told every second (the live progress line)
      */
     public Result run(TpccTarget target, int terminalsPerWarehouse, double warmupSeconds, double measureSeconds,
-            int firstHistoryStream) throws Exception {
+            int firstHistoryStream, Progress progress) throws Exception {
         if (terminalsPerWarehouse < 1 || terminalsPerWarehouse > TERMINALS_PER_WAREHOUSE_MAX) {
             throw new IllegalArgumentException("terminals per warehouse must be 1.." + TERMINALS_PER_WAREHOUSE_MAX + ", got "
                     + terminalsPerWarehouse);
@@ -89,6 +116,7 @@ public final class TpccDriver {
         }
         int terminals = scale.warehouses() * terminalsPerWarehouse;
         Phase phase = new Phase();
+        TpccTimeline timeline = new TpccTimeline(LATENCY_MICROS_MAX);
         Terminal[] stats = new Terminal[terminals];
         AtomicReference<String> firstError = new AtomicReference<>();
         AtomicReference<Throwable> broken = new AtomicReference<>();
@@ -106,7 +134,7 @@ public final class TpccDriver {
                     ready.countDown();
                     int p;
                     while ((p = phase.value) != Phase.STOP) {
-                        mine.runOne(session, p, phase, firstError);
+                        mine.runOne(session, p, phase, timeline, firstError);
                     }
                 } catch (Throwable e) {
                     broken.compareAndSet(null, e);
@@ -120,12 +148,16 @@ public final class TpccDriver {
         }
         threads.forEach(Thread::start);
         ready.await();
-        Thread.sleep((long) (warmupSeconds * 1_000));
+        long warmupStartNanos = System.nanoTime();
+        long[] lastSampleNanos = {warmupStartNanos};
+        tick(timeline, progress, warmupStartNanos, lastSampleNanos, warmupStartNanos + (long) (warmupSeconds * 1e9), false);
+        long nextOrderIdsBefore = districtNextOrderIdSum(target);
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
-        Thread.sleep((long) (measureSeconds * 1_000));
+        tick(timeline, progress, warmupStartNanos, lastSampleNanos, startNanos + (long) (measureSeconds * 1e9), true);
         phase.value = Phase.STOP;
         double seconds = (System.nanoTime() - startNanos) / 1e9;
+        long nextOrderIdsAfter = districtNextOrderIdSum(target);
         done.await();
         if (broken.get() != null) {
             throw new IllegalStateException(target.name() + ": a terminal failed outside a transaction", broken.get());
@@ -157,7 +189,51 @@ public final class TpccDriver {
             skipped += s.skippedDistricts;
             madeLocal += s.inputs.remoteChoicesMadeLocal();
         }
-        return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get());
+        return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get(),
+                nextOrderIdsAfter - nextOrderIdsBefore, timeline.samples());
+    }
+
+    /** Samples the timeline every second (the last interval may be shorter) until {@code untilNanos}. */
+    private static void tick(TpccTimeline timeline, Progress progress, long originNanos, long[] lastSampleNanos, long untilNanos,
+            boolean measured) throws InterruptedException {
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= untilNanos) {
+                break;
+            }
+            long next = Math.min(untilNanos, lastSampleNanos[0] + 1_000_000_000L);
+            if (next > now) {
+                Thread.sleep((next - now + 999_999) / 1_000_000);
+                continue;
+            }
+            sample(timeline, progress, originNanos, lastSampleNanos, measured);
+        }
+        sample(timeline, progress, originNanos, lastSampleNanos, measured);
+    }
+
+    private static void sample(TpccTimeline timeline, Progress progress, long originNanos, long[] lastSampleNanos, boolean measured) {
+        long now = System.nanoTime();
+        double interval = (now - lastSampleNanos[0]) / 1e9;
+        if (interval < 0.05) {
+            return; // nothing left of this phase worth a sample
+        }
+        lastSampleNanos[0] = now;
+        progress.second(timeline.sample((now - originNanos) / 1e9, interval, measured));
+    }
+
+    /** sum(D_NEXT_O_ID) over every district, read through the target while the terminals run. */
+    private long districtNextOrderIdSum(TpccTarget target) throws Exception {
+        long sum = 0;
+        for (int w = 1; w <= scale.warehouses(); w++) {
+            for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
+                List<Object> district = target.readRow(TpccSchema.DISTRICT, List.of(w, d));
+                if (district == null) {
+                    throw new IllegalStateException("district (" + w + ", " + d + ") is missing");
+                }
+                sum += ((Number) district.get(TpccSchema.D_NEXT_O_ID)).longValue();
+            }
+        }
+        return sum;
     }
 
     /** Why a transaction failed, for the counts: the OTM's error code, Derby's SQLState, or the exception class. */
@@ -194,7 +270,7 @@ public final class TpccDriver {
             }
         }
 
-        void runOne(TpccTarget.Session session, int startPhase, Phase phase, AtomicReference<String> firstError) {
+        void runOne(TpccTarget.Session session, int startPhase, Phase phase, TpccTimeline timeline, AtomicReference<String> firstError) {
             TransactionType type = mix.next();
             int i = type.ordinal();
             long startNanos = System.nanoTime();
@@ -218,13 +294,16 @@ public final class TpccDriver {
                     case STOCK_LEVEL -> attempts = session.stockLevel(inputs.stockLevel()).attempts();
                     default -> throw new IllegalStateException("unknown type " + type);
                 }
+                long micros = (System.nanoTime() - startNanos) / 1_000;
+                timeline.record(type, micros);
                 if (startPhase == Phase.MEASURE && phase.value == Phase.MEASURE) {
-                    latency[i].recordValue(Math.min((System.nanoTime() - startNanos) / 1_000, LATENCY_MICROS_MAX));
+                    latency[i].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
                     retries[i] += attempts - 1;
                     rolledBack[i] += rolledBackNow ? 1 : 0;
                     skippedDistricts += skipped;
                 }
             } catch (Exception e) {
+                timeline.recordFailure();
                 if (startPhase == Phase.MEASURE) {
                     failed[i]++;
                     failures.merge(type + ": " + reason(e), 1L, Long::sum);
