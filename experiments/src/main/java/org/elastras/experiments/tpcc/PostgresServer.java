@@ -104,6 +104,11 @@ public final class PostgresServer implements AutoCloseable {
         return port;
     }
 
+    /** The postmaster's process id (the first line of postmaster.pid). */
+    public long pid() throws IOException {
+        return Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid"), StandardCharsets.US_ASCII).get(0).trim());
+    }
+
     /** The server's log file. */
     public Path log() {
         return data.resolve("server.log");

@@ -249,6 +249,12 @@ public final class PostgresTpccTarget implements TpccTarget {
         return "40001".equals(state) || "40P01".equals(state);
     }
 
+    /** The whole server's CPU: the postmaster, its backends (live and ended) and its auxiliary processes. */
+    @Override
+    public Map<String, Double> processCpuSeconds() throws IOException {
+        return Map.of("postgres server", ProcessCpu.secondsWithChildren(server.pid()));
+    }
+
     /** Drops nothing: the database lives as long as its server (the caller closes that). */
     @Override
     public void close() {

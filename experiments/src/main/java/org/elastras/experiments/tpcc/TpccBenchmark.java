@@ -187,10 +187,22 @@ public final class TpccBenchmark {
         System.out.printf(Locale.ROOT, "  tpmC %,.0f; New-Orders/min by sum(D_NEXT_O_ID) %,.0f (%,d committed, driver counted %,d);"
                 + " consistency after run: %s%n", result.tpmC(), result.newOrdersPerMinuteByDistricts(),
                 result.districtNextOrderIdGrowth(), result.newOrdersCommitted(), verdict(afterRun));
+        System.out.println("  CPU during the measured period, cores: " + cores(result));
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
         return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun);
+    }
+
+    /** E.g. "benchmark JVM 1.20, otm-1 0.45, otm-2 0.40 (total 2.05)". */
+    static String cores(TpccDriver.Result r) {
+        StringBuilder b = new StringBuilder();
+        double total = 0;
+        for (Map.Entry<String, Double> e : r.coresUsed().entrySet()) {
+            b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()));
+            total += e.getValue();
+        }
+        return b.append(String.format(Locale.ROOT, " (total %.2f)", total)).toString();
     }
 
     /** Why these figures are not TPC-C results. */
@@ -269,12 +281,14 @@ public final class TpccBenchmark {
                             + " \"load_rows_per_second\": %.0f, \"consistency_after_load\": %s, \"consistency_after_run\": %s,"
                             + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
                             + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
-                            + " \"new_orders_per_minute_by_districts\": %.0f,"
+                            + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s},"
                             + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
                     violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
                     x.newOrdersCommitted(), x.districtNextOrderIdGrowth(), x.newOrdersPerMinuteByDistricts(),
+                    String.join(", ", x.coresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
+                            + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
                     x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
                     String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
                     x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));

@@ -28,6 +28,8 @@ public final class TpccDriver {
     /** Distinct failure reasons kept by name; more are counted as "other". */
     private static final int REASONS_MAX = 32;
     public static final int TERMINALS_PER_WAREHOUSE_MAX = 100;
+    /** The CPU split's name for the JVM the terminals run in. */
+    public static final String BENCHMARK_JVM = "benchmark JVM";
 
     private final TpccScale scale;
     private final NuRandConstants run;
@@ -58,10 +60,19 @@ public final class TpccDriver {
      *     the database's count; transactions in flight at the edges make it differ slightly from
      *     the driver's count)
      * @param timeline one sample a second, warm-up included
+     * @param cpuSecondsMeasured CPU seconds used during the measured period by the benchmark JVM
+     *     (terminals and whatever of the target runs inside it) and by the target's own processes
      */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
             Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError,
-            long districtNextOrderIdGrowth, List<TpccTimeline.Sample> timeline) {
+            long districtNextOrderIdGrowth, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured) {
+
+        /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
+        public Map<String, Double> coresUsed() {
+            Map<String, Double> cores = new java.util.LinkedHashMap<>();
+            cpuSecondsMeasured.forEach((name, cpu) -> cores.put(name, cpu / seconds));
+            return cores;
+        }
 
         /** New-Orders committed per minute by the database's count: the growth of sum(D_NEXT_O_ID). */
         public double newOrdersPerMinuteByDistricts() {
@@ -152,11 +163,13 @@ public final class TpccDriver {
         long[] lastSampleNanos = {warmupStartNanos};
         tick(timeline, progress, warmupStartNanos, lastSampleNanos, warmupStartNanos + (long) (warmupSeconds * 1e9), false);
         long nextOrderIdsBefore = districtNextOrderIdSum(target);
+        Map<String, Double> cpuBefore = cpu(target);
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
         tick(timeline, progress, warmupStartNanos, lastSampleNanos, startNanos + (long) (measureSeconds * 1e9), true);
         phase.value = Phase.STOP;
         double seconds = (System.nanoTime() - startNanos) / 1e9;
+        Map<String, Double> cpuAfter = cpu(target);
         long nextOrderIdsAfter = districtNextOrderIdSum(target);
         done.await();
         if (broken.get() != null) {
@@ -190,7 +203,21 @@ public final class TpccDriver {
             madeLocal += s.inputs.remoteChoicesMadeLocal();
         }
         return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get(),
-                nextOrderIdsAfter - nextOrderIdsBefore, timeline.samples());
+                nextOrderIdsAfter - nextOrderIdsBefore, timeline.samples(), difference(cpuBefore, cpuAfter));
+    }
+
+    /** CPU seconds so far of the benchmark JVM and of the target's processes. */
+    private static Map<String, Double> cpu(TpccTarget target) throws Exception {
+        Map<String, Double> cpu = new java.util.LinkedHashMap<>();
+        cpu.put(BENCHMARK_JVM, ProcessCpu.thisJvmSeconds());
+        cpu.putAll(target.processCpuSeconds());
+        return cpu;
+    }
+
+    private static Map<String, Double> difference(Map<String, Double> before, Map<String, Double> after) {
+        Map<String, Double> d = new java.util.LinkedHashMap<>();
+        after.forEach((name, seconds) -> d.put(name, seconds - before.getOrDefault(name, Double.NaN)));
+        return d;
     }
 
     /** Samples the timeline every second (the last interval may be shorter) until {@code untilNanos}. */

@@ -16,8 +16,12 @@ import org.elastras.client.protocol.Isolation;
 final class TpccTargets implements AutoCloseable {
 
     /** elastras-si: New-Order, Payment and Delivery at SNAPSHOT isolation (see OtmTpccTarget.start). */
-    static final List<String> NAMES = List.of("derby", "elastras", "elastras-si", "postgres-jdbc", "postgres-plpgsql",
-            "postgres-jdbc-si", "postgres-plpgsql-si");
+    static final List<String> NAMES = List.of("derby", "elastras", "elastras-si", "elastras-cluster", "postgres-jdbc",
+            "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si");
+    /** OTM processes of the cluster target. */
+    static final int CLUSTER_OTMS = 2;
+    /** Heap of each OTM process of the cluster target. */
+    static final int CLUSTER_OTM_HEAP_MB = 2_048;
     /** Derby's page cache in 4 KiB pages: 256 MiB. */
     static final int DERBY_PAGE_CACHE_PAGES = 65_536;
 
@@ -70,6 +74,8 @@ final class TpccTargets implements AutoCloseable {
             case "derby" -> DerbyTpccTarget.create(dir.resolve("db"), DERBY_PAGE_CACHE_PAGES);
             case "elastras" -> OtmTpccTarget.start(dir, warehouses, warehousesPerPartition, Isolation.SERIALIZABLE);
             case "elastras-si" -> OtmTpccTarget.start(dir, warehouses, warehousesPerPartition, Isolation.SNAPSHOT);
+            case "elastras-cluster" -> ClusterTpccTarget.start(dir, warehouses, warehousesPerPartition, CLUSTER_OTMS,
+                    CLUSTER_OTM_HEAP_MB);
             case "postgres-jdbc", "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si" -> {
                 if (postgres == null) {
                     postgres = PostgresServer.start(postgresSettings());
