@@ -184,9 +184,11 @@ public final class TpccBenchmark {
             System.out.println();
         }
         List<ConsistencyViolation> afterRun = target.checkConsistency(scale.warehouses(), false, deliveredAsLoaded);
-        System.out.printf(Locale.ROOT, "  tpmC %,.0f; New-Orders/min by sum(D_NEXT_O_ID) %,.0f (%,d committed, driver counted %,d);"
-                + " consistency after run: %s%n", result.tpmC(), result.newOrdersPerMinuteByDistricts(),
-                result.districtNextOrderIdGrowth(), result.newOrdersCommitted(), verdict(afterRun));
+        TpccDriver.DistrictCheck x = result.districts();
+        System.out.printf(Locale.ROOT, "  tpmC %,.0f; New-Orders/min by sum(D_NEXT_O_ID) %,.0f (grew %,d in %.1f s, the driver saw %,d"
+                        + " commit, %s); consistency after run: %s%n", result.tpmC(), result.newOrdersPerMinuteByDistricts(),
+                x.growth(), x.windowSeconds(), x.driverCommitted(), x.agrees(result.terminals()) ? "agree" : "DISAGREE",
+                verdict(afterRun));
         System.out.println("  CPU during the measured period, cores: " + cores(result));
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
@@ -281,12 +283,14 @@ public final class TpccBenchmark {
                             + " \"load_rows_per_second\": %.0f, \"consistency_after_load\": %s, \"consistency_after_run\": %s,"
                             + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
                             + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
+                            + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
                             + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s},"
                             + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
                     violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
-                    x.newOrdersCommitted(), x.districtNextOrderIdGrowth(), x.newOrdersPerMinuteByDistricts(),
+                    x.newOrdersCommitted(), x.districts().growth(), x.districts().driverCommitted(), x.districts().windowSeconds(),
+                    x.districts().agrees(x.terminals()), x.newOrdersPerMinuteByDistricts(),
                     String.join(", ", x.coresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
                             + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
                     x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),

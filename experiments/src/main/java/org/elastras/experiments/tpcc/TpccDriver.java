@@ -55,17 +55,16 @@ public final class TpccDriver {
     /**
      * What a run measured. Immutable.
      *
-     * @param districtNextOrderIdGrowth how much sum(D_NEXT_O_ID) over all districts grew during the
-     *     measured period, read from the database at its start and end (committed New-Orders by
-     *     the database's count; transactions in flight at the edges make it differ slightly from
-     *     the driver's count)
+     * @param districts the New-Order cross-check: sum(D_NEXT_O_ID) read from the database just
+     *     before the measured period and once every terminal has stopped, against the New-Orders the
+     *     driver saw commit in the same window
      * @param timeline one sample a second, warm-up included
      * @param cpuSecondsMeasured CPU seconds used during the measured period by the benchmark JVM
      *     (terminals and whatever of the target runs inside it) and by the target's own processes
      */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
             Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError,
-            long districtNextOrderIdGrowth, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured) {
+            DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured) {
 
         /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
         public Map<String, Double> coresUsed() {
@@ -74,9 +73,9 @@ public final class TpccDriver {
             return cores;
         }
 
-        /** New-Orders committed per minute by the database's count: the growth of sum(D_NEXT_O_ID). */
+        /** New-Orders committed per minute by the database's count: the growth of sum(D_NEXT_O_ID) over its window. */
         public double newOrdersPerMinuteByDistricts() {
-            return districtNextOrderIdGrowth * 60.0 / seconds;
+            return districts.growth() * 60.0 / districts.windowSeconds();
         }
 
         /** New-Orders the driver saw commit (completed less rolled back). */
@@ -100,6 +99,28 @@ public final class TpccDriver {
 
         public long failed() {
             return types.values().stream().mapToLong(TypeResult::failed).sum();
+        }
+    }
+
+    /**
+     * New-Orders counted by the database and by the driver over one window: from the start of a
+     * first read of sum(D_NEXT_O_ID) (while the terminals run) to a second read once every terminal
+     * has stopped. A New-Order the database counts was acknowledged inside the window, so
+     * {@code growth <= driverCommitted}; one the driver counts but the database does not committed
+     * before its district was read the first time, i.e. before the first read ended or was in
+     * flight then, so {@code growth >= driverCommitted - driverCommittedDuringFirstRead - terminals}.
+     * Immutable.
+     *
+     * @param growth sum(D_NEXT_O_ID) after minus before
+     * @param driverCommitted New-Orders the driver saw commit from the first read's start on
+     * @param driverCommittedDuringFirstRead of those, the ones acknowledged while the first read ran
+     * @param windowSeconds from the first read's start to the second read's end
+     */
+    public record DistrictCheck(long growth, long driverCommitted, long driverCommittedDuringFirstRead, double windowSeconds) {
+
+        /** Whether the two counts agree within what in-flight transactions allow (see the class comment). */
+        public boolean agrees(int terminals) {
+            return growth <= driverCommitted && growth >= driverCommitted - driverCommittedDuringFirstRead - terminals;
         }
     }
 
@@ -162,7 +183,10 @@ public final class TpccDriver {
         long warmupStartNanos = System.nanoTime();
         long[] lastSampleNanos = {warmupStartNanos};
         tick(timeline, progress, warmupStartNanos, lastSampleNanos, warmupStartNanos + (long) (warmupSeconds * 1e9), false);
+        long windowStartNanos = System.nanoTime();
+        long committedAtFirstRead = timeline.newOrdersCommitted();
         long nextOrderIdsBefore = districtNextOrderIdSum(target);
+        long committedAfterFirstRead = timeline.newOrdersCommitted();
         Map<String, Double> cpuBefore = cpu(target);
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
@@ -170,8 +194,11 @@ public final class TpccDriver {
         phase.value = Phase.STOP;
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         Map<String, Double> cpuAfter = cpu(target);
-        long nextOrderIdsAfter = districtNextOrderIdSum(target);
         done.await();
+        long nextOrderIdsAfter = districtNextOrderIdSum(target);
+        DistrictCheck districts = new DistrictCheck(nextOrderIdsAfter - nextOrderIdsBefore,
+                timeline.newOrdersCommitted() - committedAtFirstRead, committedAfterFirstRead - committedAtFirstRead,
+                (System.nanoTime() - windowStartNanos) / 1e9);
         if (broken.get() != null) {
             throw new IllegalStateException(target.name() + ": a terminal failed outside a transaction", broken.get());
         }
@@ -203,7 +230,7 @@ public final class TpccDriver {
             madeLocal += s.inputs.remoteChoicesMadeLocal();
         }
         return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get(),
-                nextOrderIdsAfter - nextOrderIdsBefore, timeline.samples(), difference(cpuBefore, cpuAfter));
+                districts, timeline.samples(), difference(cpuBefore, cpuAfter));
     }
 
     /** CPU seconds so far of the benchmark JVM and of the target's processes. */
@@ -322,7 +349,7 @@ public final class TpccDriver {
                     default -> throw new IllegalStateException("unknown type " + type);
                 }
                 long micros = (System.nanoTime() - startNanos) / 1_000;
-                timeline.record(type, micros);
+                timeline.record(type, micros, type == TransactionType.NEW_ORDER && !rolledBackNow);
                 if (startPhase == Phase.MEASURE && phase.value == Phase.MEASURE) {
                     latency[i].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
                     retries[i] += attempts - 1;

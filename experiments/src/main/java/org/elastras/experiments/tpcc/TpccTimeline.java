@@ -57,6 +57,7 @@ final class TpccTimeline {
     private final long latencyMicrosMax;
     private final LongAdder[] completed = new LongAdder[TYPES];
     private final LongAdder failed = new LongAdder();
+    private final LongAdder newOrdersCommitted = new LongAdder();
     private final Recorder[] latency = new Recorder[TYPES];
     /** Driver thread only. */
     private final long[] completedBefore = new long[TYPES];
@@ -72,10 +73,22 @@ final class TpccTimeline {
         }
     }
 
-    /** A transaction of {@code type} completed in {@code latencyMicros}; any thread. */
-    void record(TransactionType type, long latencyMicros) {
+    /**
+     * A transaction of {@code type} completed in {@code latencyMicros}; any thread.
+     *
+     * @param committedNewOrder a New-Order that committed (not one rolled back on purpose)
+     */
+    void record(TransactionType type, long latencyMicros, boolean committedNewOrder) {
         completed[type.ordinal()].increment();
+        if (committedNewOrder) {
+            newOrdersCommitted.increment();
+        }
         latency[type.ordinal()].recordValue(Math.min(latencyMicros, latencyMicrosMax));
+    }
+
+    /** New-Orders committed so far, all phases; any thread. */
+    long newOrdersCommitted() {
+        return newOrdersCommitted.sum();
     }
 
     /** A transaction failed; any thread. */

@@ -40,13 +40,12 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
         assertEquals(payments.failed(), r.failed());
         assertTrue(r.firstError().startsWith("PAYMENT: "), r.firstError());
 
-        // The database's count and the driver's differ only by transactions in flight at the two
-        // edges of the measured period: at most one per terminal at each.
+        // The database's count and the driver's over the same window differ only by what was in
+        // flight during the first read.
         int terminals = SCALE.warehouses() * terminalsPerWarehouse;
         assertEquals(terminals, r.terminals());
-        long committed = r.newOrdersCommitted();
-        assertTrue(Math.abs(r.districtNextOrderIdGrowth() - committed) <= 2L * terminals,
-                "sum(D_NEXT_O_ID) grew " + r.districtNextOrderIdGrowth() + ", the driver counted " + committed);
+        assertTrue(r.districts().agrees(terminals), r.districts().toString());
+        assertTrue(r.districts().driverCommitted() >= r.newOrdersCommitted(), "the window holds the measured period");
 
         assertFalse(r.timeline().isEmpty());
         assertEquals(r.timeline(), seen, "every sample is reported as it is taken");
