@@ -50,16 +50,19 @@ public final class TpccBenchmark {
 
     /** The run's configuration, checked when parsed. */
     record Options(TpccScale scale, int terminalsPerWarehouse, int warehousesPerPartition, double measureSeconds,
-            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output) {
+            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output, int clusterOtms) {
 
         static final List<String> TARGETS = TpccTargets.NAMES;
         static final String DEFAULT_TARGETS = "derby,elastras,elastras-si,postgres-jdbc,postgres-plpgsql";
         static final List<String> NAMES = List.of("warehouses", "items", "customers", "spec", "terminals-per-warehouse",
-                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out");
+                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out", "otms");
 
         Options {
             if (measureSeconds <= 0 || measureSeconds > 3_600 || warmupSeconds < 0 || warmupSeconds > 600) {
                 throw new IllegalArgumentException("--seconds must be in (0, 3600], --warmup-seconds in [0, 600]");
+            }
+            if (clusterOtms < 1 || clusterOtms > 16) {
+                throw new IllegalArgumentException("--otms must be in [1, 16], got " + clusterOtms);
             }
             if (warehousesPerPartition < 1 || loadThreads < 1 || loadThreads > TpccLoader.THREADS_MAX) {
                 throw new IllegalArgumentException("--warehouses-per-partition must be >= 1, --load-threads 1.." + TpccLoader.THREADS_MAX);
@@ -91,7 +94,8 @@ public final class TpccBenchmark {
                     Double.parseDouble(v.getOrDefault("seconds", "30")), Double.parseDouble(v.getOrDefault("warmup-seconds", "5")),
                     Integer.parseInt(v.getOrDefault("load-threads", "2")),
                     List.of(v.getOrDefault("targets", DEFAULT_TARGETS).split(",")),
-                    Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")));
+                    Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")),
+                    Integer.parseInt(v.getOrDefault("otms", Integer.toString(TpccTargets.CLUSTER_OTMS))));
         }
     }
 
@@ -101,9 +105,22 @@ public final class TpccBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench tpcc: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        // Jetty, Curator and Derby leave threads behind.
+        System.exit(run(options));
+    }
+
+    /** Loads, checks, runs and checks every target of {@code options}; 0 if every check passed, 1 if not. */
+    static int run(Options options) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         OTM_LOGS.setLevel(java.util.logging.Level.WARNING);
-        Options options = Options.parse(args);
         Files.createDirectories(options.output());
         List<String> deviations = deviations(options.scale());
         System.out.println("TPC-C " + options.scale().describe() + ", " + options.terminalsPerWarehouse() + " terminals/warehouse, "
@@ -116,7 +133,7 @@ public final class TpccBenchmark {
         List<TargetRun> runs = new ArrayList<>();
         Path scratch = Files.createTempDirectory("tpcc-benchmark");
         try (TpccTargets targets = new TpccTargets(scratch, options.scale().warehouses(), options.warehousesPerPartition(),
-                options.scale().warehouses() * options.terminalsPerWarehouse())) {
+                options.scale().warehouses() * options.terminalsPerWarehouse(), options.clusterOtms())) {
             for (String name : options.targets()) {
                 try (TpccTarget target = targets.open(name)) {
                     runs.add(runTarget(target, generator, run, options));
@@ -142,8 +159,7 @@ public final class TpccBenchmark {
         TpccPlot.write(options.output().resolve(PNG), runs.stream().map(r -> r.run()).toList());
         System.out.println("wrote " + options.output().resolve(JSON) + ", " + CSV + ", " + TIMELINE_CSV + " and " + PNG);
         boolean inconsistent = runs.stream().anyMatch(r -> !r.afterLoad().isEmpty() || !r.afterRun().isEmpty());
-        // Jetty, Curator and Derby leave threads behind.
-        System.exit(inconsistent ? 1 : 0);
+        return inconsistent ? 1 : 0;
     }
 
     private static TargetRun runTarget(TpccTarget target, TpccDataGenerator generator, NuRandConstants run, Options options)
@@ -270,9 +286,11 @@ public final class TpccBenchmark {
         TpccScale s = o.scale();
         j.append(String.format(Locale.ROOT, "  \"config\": {\"warehouses\": %d, \"items\": %d, \"customers_per_district\": %d,"
                         + " \"new_orders_per_district\": %d, \"spec_compliant_cardinalities\": %b, \"terminals_per_warehouse\": %d,"
-                        + " \"warehouses_per_partition\": %d, \"measure_seconds\": %.1f, \"warmup_seconds\": %.1f, \"load_threads\": %d,"
+                        + " \"warehouses_per_partition\": %d, \"cluster_otms\": %d, \"measure_seconds\": %.1f, \"warmup_seconds\": %.1f,"
+                        + " \"load_threads\": %d,"
                         + " \"seed\": %d, \"cores\": %d},%n", s.warehouses(), s.items(), s.customersPerDistrict(),
-                s.newOrdersPerDistrict(), s.specCompliant(), o.terminalsPerWarehouse(), o.warehousesPerPartition(), o.measureSeconds(),
+                s.newOrdersPerDistrict(), s.specCompliant(), o.terminalsPerWarehouse(), o.warehousesPerPartition(), o.clusterOtms(),
+                o.measureSeconds(),
                 o.warmupSeconds(), o.loadThreads(), o.seed(), Runtime.getRuntime().availableProcessors()));
         j.append("  \"flags\": [").append(String.join(", ", deviations.stream().map(ResultFiles::jsonString).toList())).append("],\n");
         j.append("  \"targets\": [\n");

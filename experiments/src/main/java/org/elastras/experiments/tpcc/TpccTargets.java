@@ -18,7 +18,7 @@ final class TpccTargets implements AutoCloseable {
     /** elastras-si: New-Order, Payment and Delivery at SNAPSHOT isolation (see OtmTpccTarget.start). */
     static final List<String> NAMES = List.of("derby", "elastras", "elastras-si", "elastras-cluster", "postgres-jdbc",
             "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si");
-    /** OTM processes of the cluster target. */
+    /** OTM processes of the cluster target by default. */
     static final int CLUSTER_OTMS = 2;
     /** Heap of each OTM process of the cluster target. */
     static final int CLUSTER_OTM_HEAP_MB = 2_048;
@@ -29,17 +29,20 @@ final class TpccTargets implements AutoCloseable {
     private final int warehouses;
     private final int warehousesPerPartition;
     private final int terminals;
+    private final int clusterOtms;
     private PostgresServer postgres;
 
     /**
      * @param scratch where the targets' files go (a directory per target)
      * @param terminals terminals of the run (PostgreSQL's connection limit is set from it)
+     * @param clusterOtms OTM processes of the cluster target
      */
-    TpccTargets(Path scratch, int warehouses, int warehousesPerPartition, int terminals) {
+    TpccTargets(Path scratch, int warehouses, int warehousesPerPartition, int terminals, int clusterOtms) {
         this.scratch = scratch;
         this.warehouses = warehouses;
         this.warehousesPerPartition = warehousesPerPartition;
         this.terminals = terminals;
+        this.clusterOtms = clusterOtms;
     }
 
     static boolean isElastras(String name) {
@@ -74,7 +77,7 @@ final class TpccTargets implements AutoCloseable {
             case "derby" -> DerbyTpccTarget.create(dir.resolve("db"), DERBY_PAGE_CACHE_PAGES);
             case "elastras" -> OtmTpccTarget.start(dir, warehouses, warehousesPerPartition, Isolation.SERIALIZABLE);
             case "elastras-si" -> OtmTpccTarget.start(dir, warehouses, warehousesPerPartition, Isolation.SNAPSHOT);
-            case "elastras-cluster" -> ClusterTpccTarget.start(dir, warehouses, warehousesPerPartition, CLUSTER_OTMS,
+            case "elastras-cluster" -> ClusterTpccTarget.start(dir, warehouses, warehousesPerPartition, clusterOtms,
                     CLUSTER_OTM_HEAP_MB);
             case "postgres-jdbc", "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si" -> {
                 if (postgres == null) {
