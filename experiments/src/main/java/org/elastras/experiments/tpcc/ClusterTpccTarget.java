@@ -40,10 +40,11 @@ import org.elastras.master.local.LocalProvisioner;
  * no isolation argument), Order-Status, Stock-Level and the audits included; re-runs after
  * conflicts happen inside the OTM and the client does not report them, so {@code attempts} is 1.
  *
- * <p>ITEM, a global table, is loaded into every OTM live at load time with {@code loadGlobalTable}
- * (one request, so at most {@link OtmTpccTarget#ITEMS_PER_GLOBAL_LOAD_MAX} items). Nothing loads
- * it on an OTM that joins later: a partition moved or failed over to such an OTM answers its
- * New-Orders with "global table ITEM ... is not loaded on this OTM". Thread-safe; started and
+ * <p>ITEM, a global table, is loaded with {@code loadGlobalTable} (one request, so at most
+ * {@link OtmTpccTarget#ITEMS_PER_GLOBAL_LOAD_MAX} items) into the OTMs that own a partition of TPCC
+ * at load time; only they can take it. Nothing loads it anywhere later: a partition moved or
+ * failed over to another OTM answers its New-Orders with "global table ITEM ... is not loaded on
+ * this OTM". Thread-safe; started and
  * closed by one thread.
  */
 public final class ClusterTpccTarget implements TpccTarget {
@@ -63,6 +64,8 @@ public final class ClusterTpccTarget implements TpccTarget {
     private final String zkConnect;
     private final WarehouseRouter router;
     private final List<String> otmIds;
+    /** The OTMs ITEM was loaded into; written by the loading thread, read after the load. */
+    private volatile List<String> itemOwners = List.of();
 
     private ClusterTpccTarget(ChildJvm zookeeper, ChildJvm master, LocalProvisioner provisioner, ElasTrasClient client,
             String zkConnect, WarehouseRouter router, List<String> otmIds) {
@@ -189,19 +192,34 @@ public final class ClusterTpccTarget implements TpccTarget {
         return OtmTpccTarget.LOAD_BATCH_ROWS;
     }
 
-    /** Loads ITEM into every live OTM, one {@code loadGlobalTable} each. */
+    /**
+     * Loads ITEM into every OTM that owns a partition of TPCC now, one {@code loadGlobalTable} each.
+     * An OTM that owns none cannot take it (it answers UNKNOWN_DATABASE: the database is registered
+     * on an OTM when it opens one of its partitions), so a partition that later moves to such an OTM
+     * finds no ITEM there; nothing reloads it.
+     */
     @Override
     public void loadItems(List<List<Object>> rows) throws Exception {
         if (rows.size() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX) {
             throw new IllegalArgumentException(rows.size() + " ITEM rows do not fit one loadGlobalTable request (at most "
                     + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " under the 4 MiB body limit)");
         }
-        for (String id : otmIds) {
+        java.util.TreeSet<String> owners = new java.util.TreeSet<>();
+        for (PartitionInfo p : client.admin().partitions(TpccSchema.DATABASE)) {
+            owners.add(p.owner());
+        }
+        for (String id : owners) {
             OtmAddress address = registeredAddress(id);
             try (OtmClient c = new OtmClient(address.host(), address.port())) {
                 c.loadGlobalTable(OtmTpccTarget.itemRequest(rows));
             }
         }
+        itemOwners = List.copyOf(owners);
+    }
+
+    /** The OTMs ITEM was loaded into. */
+    List<String> itemOwners() {
+        return itemOwners;
     }
 
     private record OtmAddress(String host, int port) {

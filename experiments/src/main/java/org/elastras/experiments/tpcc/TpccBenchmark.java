@@ -176,6 +176,10 @@ public final class TpccBenchmark {
                 }
             }
         });
+        if (target instanceof ClusterTpccTarget cluster) {
+            System.out.println("  ITEM loaded into " + cluster.itemOwners() + " (the OTMs owning TPCC partitions; of "
+                    + cluster.otmIds() + " started); a partition that moves elsewhere finds no ITEM there");
+        }
         if (target instanceof DerbyTpccTarget derby) {
             derby.updateStatistics();
         } else if (target instanceof PostgresTpccTarget postgres) {
@@ -192,7 +196,7 @@ public final class TpccBenchmark {
                     if (console) {
                         System.out.print("\r" + sample.progressLine(target.name()) + "   ");
                         System.out.flush();
-                    } else if (Math.round(sample.endSeconds()) % PROGRESS_LOG_SECONDS == 0) {
+                    } else if (sample.endSeconds() % PROGRESS_LOG_SECONDS < sample.intervalSeconds()) {
                         System.out.println(sample.progressLine(target.name()));
                     }
                 });
