@@ -101,7 +101,17 @@ public final class TpccBenchmark {
 
     /** One target's load, checks and run. */
     record TargetRun(String target, String description, TpccLoader.Report load, List<ConsistencyViolation> afterLoad,
-            TpccDriver.Result run, List<ConsistencyViolation> afterRun) {
+            TpccDriver.Result run, List<ConsistencyViolation> afterRun, String loadAverageBefore, String loadAverageAfter) {
+    }
+
+    /** The machine's 1, 5 and 15 minute load averages (Linux), or "unknown": other work on the machine skews the figures. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -190,6 +200,7 @@ public final class TpccBenchmark {
         List<ConsistencyViolation> afterLoad = target.checkConsistency(scale.warehouses(), true, deliveredAsLoaded);
         System.out.println("  consistency after load: " + verdict(afterLoad));
         boolean console = System.console() != null;
+        String loadBefore = loadAverage();
         TpccDriver.Result result = new TpccDriver(scale, run, options.seed(), () -> System.currentTimeMillis() * 1_000)
                 .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1, sample -> {
                     // On a terminal the line rewrites itself every second; into a file, one line every 5 s.
@@ -213,7 +224,9 @@ public final class TpccBenchmark {
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
-        return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun);
+        String loadAfter = loadAverage();
+        System.out.println("  machine load average (1, 5, 15 min) before the run " + loadBefore + ", after " + loadAfter);
+        return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun, loadBefore, loadAfter);
     }
 
     /** E.g. "benchmark JVM 1.20, otm-1 0.45, otm-2 0.40 (total 2.05)". */
@@ -307,6 +320,7 @@ public final class TpccBenchmark {
                             + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
                             + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
                             + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s},"
+                            + " \"load_average_before\": %s, \"load_average_after\": %s,"
                             + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
@@ -315,6 +329,7 @@ public final class TpccBenchmark {
                     x.districts().agrees(x.terminals()), x.newOrdersPerMinuteByDistricts(),
                     String.join(", ", x.coresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
                             + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
+                    ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
                     x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
                     String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
                     x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));
