@@ -137,7 +137,7 @@ public final class ClusterTpccTarget implements TpccTarget {
             for (long p = 2; p <= router.partitions(); p++) {
                 boundaries.add(router.startKey(p));
             }
-            client.admin().createDatabase(TpccSchema.schema(), boundaries);
+            createDatabase(client, boundaries);
             await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
                 List<PartitionInfo> tpcc = c.admin().partitions(TpccSchema.DATABASE);
                 return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
@@ -146,6 +146,31 @@ public final class ClusterTpccTarget implements TpccTarget {
         } catch (Exception | Error e) {
             closeAll(client, provisioner, master, zookeeper);
             throw e;
+        }
+    }
+
+    /** Most attempts at creating TPCC when no active master answers (the admin client retries each for 30 s). */
+    private static final int CREATE_ATTEMPTS_MAX = 4;
+
+    /**
+     * Creates TPCC through the active master, again when no master answered in time: on a loaded
+     * machine the master announced itself and then answered NOT_SERVING for over 30 s (twice,
+     * at load averages of 20-30). A retry first asks whether an earlier attempt created it.
+     */
+    private static void createDatabase(ElasTrasClient client, List<List<Object>> boundaries) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                if (attempt > 1 && !client.admin().partitions(TpccSchema.DATABASE).isEmpty()) {
+                    return;
+                }
+                client.admin().createDatabase(TpccSchema.schema(), boundaries);
+                return;
+            } catch (ElasTrasException e) {
+                if (attempt == CREATE_ATTEMPTS_MAX) {
+                    throw e;
+                }
+                System.err.println("createDatabase TPCC, attempt " + attempt + " of " + CREATE_ATTEMPTS_MAX + ": " + e.getMessage());
+            }
         }
     }
 
