@@ -1,10 +1,7 @@
 package org.elastras.experiments.cluster;
 
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +19,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.apache.curator.test.InstanceSpec;
@@ -31,6 +27,7 @@ import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.ElasTrasClient;
 import org.elastras.client.OutcomeUnknownException;
+import org.elastras.experiments.LinePlot;
 import org.elastras.experiments.ResultFiles;
 import org.elastras.master.balance.BalanceConfig;
 import org.elastras.master.balance.LoadWindowConfig;
@@ -295,22 +292,17 @@ public final class ElasticityExperiment {
         int width = 1000;
         int height = 560;
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        Graphics2D g = LinePlot.canvas(image);
         int n = Math.max(1, seconds.size());
         List<Double> p99 = movingAverage(seconds, Second::p99Ms, 5);
-        panel(g, 60, 20, width - 120, 300, n, "txn/s (blue, left) and p99 latency ms, 5 s moving average (red, right)",
+        LinePlot.panel(g, 60, 20, width - 120, 300, n, "txn/s (blue, left) and p99 latency ms, 5 s moving average (red, right)",
                 List.of(series(seconds, s -> s.commits()), p99), List.of(Color.BLUE, Color.RED), List.of(false, true));
-        panel(g, 60, 360, width - 120, 160, n, "live OTMs (green, left) and offered txn/s (grey, right)",
+        LinePlot.panel(g, 60, 360, width - 120, 160, n, "live OTMs (green, left) and offered txn/s (grey, right)",
                 List.of(series(seconds, s -> s.otms()), series(seconds, s -> s.rate())),
                 List.of(new Color(0, 140, 0), Color.GRAY), List.of(false, true));
         g.setColor(Color.BLACK);
         g.drawString("seconds", width / 2, height - 10);
-        g.dispose();
-        ImageIO.write(image, "png", file.toFile());
+        LinePlot.write(g, image, file);
     }
 
     private static List<Double> series(List<Second> seconds, ToDoubleFunction<Second> f) {
@@ -329,43 +321,6 @@ public final class ElasticityExperiment {
             out.add(sum / count);
         }
         return out;
-    }
-
-    /** Draws series in a box; those flagged {@code right} are scaled on their own (right) axis. */
-    private static void panel(Graphics2D g, int x, int y, int w, int h, int n, String title, List<List<Double>> series,
-            List<Color> colors, List<Boolean> right) {
-        g.setColor(Color.BLACK);
-        g.drawRect(x, y, w, h);
-        g.drawString(title, x, y - 4);
-        double leftMax = 1;
-        double rightMax = 1;
-        for (int k = 0; k < series.size(); k++) {
-            double max = series.get(k).stream().mapToDouble(Double::doubleValue).max().orElse(1);
-            if (right.get(k)) {
-                rightMax = Math.max(rightMax, max);
-            } else {
-                leftMax = Math.max(leftMax, max);
-            }
-        }
-        g.drawString(String.format("%.0f", leftMax), x - 55, y + 12);
-        g.drawString("0", x - 15, y + h);
-        if (right.contains(true)) {
-            g.drawString(String.format("%.0f", rightMax), x + w + 5, y + 12);
-        }
-        g.setStroke(new BasicStroke(1.6f));
-        for (int k = 0; k < series.size(); k++) {
-            List<Double> s = series.get(k);
-            double max = right.get(k) ? rightMax : leftMax;
-            g.setColor(colors.get(k));
-            for (int i = 1; i < s.size(); i++) {
-                int x1 = x + (int) ((i - 1) * (double) w / Math.max(1, n - 1));
-                int x2 = x + (int) (i * (double) w / Math.max(1, n - 1));
-                int y1 = y + h - (int) (s.get(i - 1) / max * h);
-                int y2 = y + h - (int) (s.get(i) / max * h);
-                g.drawLine(x1, y1, x2, y2);
-            }
-        }
-        g.setStroke(new BasicStroke(1f));
     }
 
     private interface Check {

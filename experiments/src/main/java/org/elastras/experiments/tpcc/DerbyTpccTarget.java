@@ -1,6 +1,5 @@
 package org.elastras.experiments.tpcc;
 
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -8,16 +7,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
-import java.sql.Types;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.elastras.catalog.schema.Column;
-import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.TableSchema;
-import org.elastras.catalog.schema.TypeKind;
 
 /**
  * The baseline: TPC-C on embedded Apache Derby through JDBC, one connection per terminal,
@@ -59,7 +52,7 @@ public final class DerbyTpccTarget implements TpccTarget {
         String url = "jdbc:derby:directory:" + directory.toAbsolutePath();
         try (Connection c = DriverManager.getConnection(url + ";create=true"); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
-            for (String ddl : TpccSchema.derbyDdl()) {
+            for (String ddl : TpccSchema.sqlDdl()) {
                 s.execute(ddl);
             }
             c.commit();
@@ -130,11 +123,11 @@ public final class DerbyTpccTarget implements TpccTarget {
                 TableSchema schema = TpccSchema.table(table);
                 PreparedStatement insert = inserts.get(table);
                 if (insert == null) {
-                    insert = c.prepareStatement(insertSql(schema));
+                    insert = c.prepareStatement(SqlRows.insertSql(schema));
                     inserts.put(table, insert);
                 }
                 for (List<Object> row : rows) {
-                    bindRow(insert, schema, row, 1);
+                    SqlRows.bindRow(insert, schema, row, 1);
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -164,132 +157,29 @@ public final class DerbyTpccTarget implements TpccTarget {
         }
     }
 
-    private static String insertSql(TableSchema schema) {
-        StringBuilder b = new StringBuilder("INSERT INTO ").append(schema.name()).append(" (");
-        StringBuilder marks = new StringBuilder();
-        for (Column col : schema.columns()) {
-            b.append(marks.length() == 0 ? "" : ", ").append(col.name());
-            marks.append(marks.length() == 0 ? "?" : ", ?");
-        }
-        return b.append(") VALUES (").append(marks).append(')').toString();
-    }
-
-    private static void bindRow(PreparedStatement p, TableSchema schema, List<Object> row, int firstIndex) throws SQLException {
-        for (int i = 0; i < schema.columns().size(); i++) {
-            bind(p, firstIndex + i, schema.columns().get(i).type(), row.get(i));
-        }
-    }
-
-    static void bind(PreparedStatement p, int index, ColumnType type, Object value) throws SQLException {
-        TypeKind kind = type.kind();
-        if (value == null) {
-            p.setNull(index, switch (kind) {
-                case INT -> Types.INTEGER;
-                case BIGINT -> Types.BIGINT;
-                case TIMESTAMP -> Types.TIMESTAMP;
-                case DECIMAL -> Types.DECIMAL;
-                default -> Types.VARCHAR;
-            });
-            return;
-        }
-        switch (kind) {
-            case INT -> p.setInt(index, ((Number) value).intValue());
-            case BIGINT -> p.setLong(index, ((Number) value).longValue());
-            case TIMESTAMP -> p.setTimestamp(index, timestamp(((Number) value).longValue()));
-            case DECIMAL -> p.setBigDecimal(index, (BigDecimal) value);
-            case VARCHAR -> p.setString(index, (String) value);
-            default -> throw new IllegalStateException("TPC-C uses no " + type);
-        }
-    }
-
-    static Timestamp timestamp(long micros) {
-        Timestamp t = new Timestamp(Math.floorDiv(micros, 1_000_000L) * 1_000L);
-        t.setNanos((int) Math.floorMod(micros, 1_000_000L) * 1_000);
-        return t;
-    }
-
-    static long micros(Timestamp t) {
-        return Math.floorDiv(t.getTime(), 1_000L) * 1_000_000L + t.getNanos() / 1_000;
-    }
-
-    private static Object read(ResultSet r, int index, ColumnType type) throws SQLException {
-        Object v = switch (type.kind()) {
-            case INT -> r.getInt(index);
-            case BIGINT -> r.getLong(index);
-            case TIMESTAMP -> {
-                Timestamp t = r.getTimestamp(index);
-                yield t == null ? null : micros(t);
-            }
-            case DECIMAL -> r.getBigDecimal(index);
-            case VARCHAR -> r.getString(index);
-            default -> throw new IllegalStateException("TPC-C uses no " + type);
-        };
-        return r.wasNull() ? null : v;
-    }
-
     @Override
     public List<Object> readRow(String table, List<Object> key) throws SQLException {
-        TableSchema schema = TpccSchema.table(table);
-        StringBuilder sql = new StringBuilder("SELECT * FROM ").append(table).append(" WHERE ");
-        List<Column> keyColumns = schema.keyColumns();
-        for (int i = 0; i < keyColumns.size(); i++) {
-            sql.append(i == 0 ? "" : " AND ").append(keyColumns.get(i).name()).append(" = ?");
-        }
-        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED); PreparedStatement p = c.prepareStatement(sql.toString())) {
-            for (int i = 0; i < keyColumns.size(); i++) {
-                bind(p, i + 1, keyColumns.get(i).type(), key.get(i));
-            }
-            try (ResultSet r = p.executeQuery()) {
-                List<Object> row = null;
-                if (r.next()) {
-                    row = new ArrayList<>();
-                    for (int i = 0; i < schema.columns().size(); i++) {
-                        row.add(read(r, i + 1, schema.columns().get(i).type()));
-                    }
-                }
-                c.commit();
-                return row;
-            }
+        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED)) {
+            List<Object> row = SqlRows.readRow(c, table, key);
+            c.commit();
+            return row;
         }
     }
 
     @Override
     public void writeRow(String table, List<Object> row) throws SQLException {
-        if (TpccSchema.INDEX_TABLES.contains(table)) {
-            return; // Derby keeps its real indexes itself.
-        }
-        TableSchema schema = TpccSchema.table(table);
-        StringBuilder delete = new StringBuilder("DELETE FROM ").append(table).append(" WHERE ");
-        int[] keyIndexes = schema.keyColumnIndexes();
-        for (int i = 0; i < keyIndexes.length; i++) {
-            delete.append(i == 0 ? "" : " AND ").append(schema.columns().get(keyIndexes[i]).name()).append(" = ?");
-        }
-        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE);
-                PreparedStatement d = c.prepareStatement(delete.toString());
-                PreparedStatement i = c.prepareStatement(insertSql(schema))) {
-            for (int k = 0; k < keyIndexes.length; k++) {
-                bind(d, k + 1, schema.columns().get(keyIndexes[k]).type(), row.get(keyIndexes[k]));
-            }
-            d.executeUpdate();
-            bindRow(i, schema, row, 1);
-            i.executeUpdate();
+        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE)) {
+            SqlRows.writeRow(c, table, row);
             c.commit();
         }
     }
 
     @Override
     public long countRows(String table, int warehouseId, int districtId) throws SQLException {
-        TableSchema schema = TpccSchema.table(table);
-        String sql = "SELECT COUNT(*) FROM " + table + " WHERE W_ID = ? AND " + schema.keyColumns().get(1).name() + " = ?";
-        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED); PreparedStatement p = c.prepareStatement(sql)) {
-            p.setInt(1, warehouseId);
-            p.setInt(2, districtId);
-            try (ResultSet r = p.executeQuery()) {
-                r.next();
-                long n = r.getLong(1);
-                c.commit();
-                return n;
-            }
+        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED)) {
+            long n = SqlRows.countRows(c, table, warehouseId, districtId);
+            c.commit();
+            return n;
         }
     }
 
@@ -297,7 +187,7 @@ public final class DerbyTpccTarget implements TpccTarget {
     public List<ConsistencyViolation> checkConsistency(int warehouses, boolean afterLoad, int loadedDeliveredOrders)
             throws SQLException {
         try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE)) {
-            List<ConsistencyViolation> v = new DerbyConsistencyQueries(c).check(afterLoad, loadedDeliveredOrders);
+            List<ConsistencyViolation> v = new SqlConsistencyQueries(c).check(afterLoad, loadedDeliveredOrders);
             c.commit();
             return v;
         }
@@ -305,7 +195,9 @@ public final class DerbyTpccTarget implements TpccTarget {
 
     @Override
     public Session openSession() throws SQLException {
-        return new DerbyTpccSession(connect(Connection.TRANSACTION_SERIALIZABLE));
+        // Derby waits for locks, so a deadlock victim retries at once.
+        return new JdbcTpccSession(connect(Connection.TRANSACTION_SERIALIZABLE), Connection.TRANSACTION_SERIALIZABLE,
+                new SqlRetry(DerbyTpccTarget::retryable, ATTEMPTS_MAX, 0));
     }
 
     /** Deadlock victim or lock wait timeout: the transaction was rolled back and may run again. */

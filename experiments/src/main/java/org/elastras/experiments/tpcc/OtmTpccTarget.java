@@ -106,7 +106,7 @@ public final class OtmTpccTarget implements TpccTarget {
                 org.elastras.client.protocol.WireFormat.SMILE).length;
     }
 
-    private static LoadGlobalTableRequest itemRequest(List<List<Object>> rows) {
+    static LoadGlobalTableRequest itemRequest(List<List<Object>> rows) {
         TableSchema item = TpccSchema.table(TpccSchema.ITEM);
         List<Map<String, Object>> wire = new ArrayList<>(rows.size());
         for (List<Object> row : rows) {
@@ -170,7 +170,11 @@ public final class OtmTpccTarget implements TpccTarget {
         args.add(table);
         args.addAll(key);
         int w = TpccSchema.ITEM.equals(table) ? 1 : (Integer) key.get(0);
-        Object result = call(w, "readRow", args, Isolation.SNAPSHOT).result();
+        return decodeRow(table, call(w, "readRow", args, Isolation.SNAPSHOT).result());
+    }
+
+    /** The {@code readRow} procedure's result as a row in column order, values of the column types; null if none. */
+    static List<Object> decodeRow(String table, Object result) {
         if (result == null) {
             return null;
         }
@@ -218,7 +222,12 @@ public final class OtmTpccTarget implements TpccTarget {
     }
 
     private static void collect(List<ConsistencyViolation> into, CallResponse response) {
-        for (Object v : (List<?>) response.result()) {
+        collect(into, response.result());
+    }
+
+    /** Adds the violations an audit procedure returned. */
+    static void collect(List<ConsistencyViolation> into, Object auditResult) {
+        for (Object v : (List<?>) auditResult) {
             List<?> pair = (List<?>) v;
             into.add(new ConsistencyViolation(((Number) pair.get(0)).intValue(), (String) pair.get(1)));
         }
@@ -231,62 +240,39 @@ public final class OtmTpccTarget implements TpccTarget {
         return new Session() {
             @Override
             public NewOrderResult newOrder(TpccInputs.NewOrder in) {
-                List<Object> items = new ArrayList<>(in.lines());
-                List<Object> supply = new ArrayList<>(in.lines());
-                List<Object> quantities = new ArrayList<>(in.lines());
-                for (int l = 0; l < in.lines(); l++) {
-                    items.add(in.itemIds()[l]);
-                    supply.add(in.supplyWarehouseIds()[l]);
-                    quantities.add(in.quantities()[l]);
-                }
                 CallResponse r;
                 try {
-                    r = call(in.warehouseId(), "newOrder", List.of(in.warehouseId(), in.districtId(), in.customerId(),
-                            in.entryMicros(), items, supply, quantities), writers);
+                    r = call(in.warehouseId(), "newOrder", newOrderArgs(in), writers);
                 } catch (ElasTrasException e) {
-                    if (e.code() == ErrorCode.PROCEDURE_ABORTED && String.valueOf(e.getMessage()).contains(TpccRules.ITEM_NOT_VALID)) {
+                    if (isRequestedRollback(e)) {
                         return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
                     }
                     throw e;
                 }
-                List<?> out = (List<?>) r.result();
-                return new NewOrderResult(false, ((Number) out.get(0)).intValue(), decimal(out.get(1)), r.attempts());
+                return newOrderResult(r.result(), r.attempts());
             }
 
             @Override
             public PaymentResult payment(TpccInputs.Payment in) {
-                CallResponse r = call(in.warehouseId(), "payment", java.util.Arrays.asList(in.warehouseId(), in.districtId(),
-                        in.customerWarehouseId(), in.customerDistrictId(), in.customer().customerId(), in.customer().lastName(),
-                        in.amount(), in.dateMicros(), in.historyId()), writers);
-                List<?> out = (List<?>) r.result();
-                return new PaymentResult(((Number) out.get(0)).intValue(), decimal(out.get(1)), r.attempts());
+                CallResponse r = call(in.warehouseId(), "payment", paymentArgs(in), writers);
+                return paymentResult(r.result(), r.attempts());
             }
 
             @Override
             public OrderStatusResult orderStatus(TpccInputs.OrderStatus in) {
-                CallResponse r = call(in.warehouseId(), "orderStatus", java.util.Arrays.asList(in.warehouseId(), in.districtId(),
-                        in.customer().customerId(), in.customer().lastName()), Isolation.SNAPSHOT);
-                List<?> out = (List<?>) r.result();
-                Object carrier = out.get(3);
-                return new OrderStatusResult(((Number) out.get(0)).intValue(), decimal(out.get(1)), ((Number) out.get(2)).intValue(),
-                        carrier == null ? null : ((Number) carrier).intValue(), ((List<?>) out.get(4)).size(), r.attempts());
+                CallResponse r = call(in.warehouseId(), "orderStatus", orderStatusArgs(in), Isolation.SNAPSHOT);
+                return orderStatusResult(r.result(), r.attempts());
             }
 
             @Override
             public DeliveryResult delivery(TpccInputs.Delivery in) {
-                CallResponse r = call(in.warehouseId(), "delivery", List.of(in.warehouseId(), in.carrierId(), in.deliveryMicros()),
-                        writers);
-                List<Integer> delivered = new ArrayList<>();
-                for (Object o : (List<?>) r.result()) {
-                    delivered.add(((Number) o).intValue());
-                }
-                return new DeliveryResult(delivered, r.attempts());
+                CallResponse r = call(in.warehouseId(), "delivery", deliveryArgs(in), writers);
+                return deliveryResult(r.result(), r.attempts());
             }
 
             @Override
             public StockLevelResult stockLevel(TpccInputs.StockLevel in) {
-                CallResponse r = call(in.warehouseId(), "stockLevel", List.of(in.warehouseId(), in.districtId(), in.threshold()),
-                        Isolation.SNAPSHOT);
+                CallResponse r = call(in.warehouseId(), "stockLevel", stockLevelArgs(in), Isolation.SNAPSHOT);
                 return new StockLevelResult(((Number) r.result()).intValue(), r.attempts());
             }
 
@@ -294,6 +280,67 @@ public final class OtmTpccTarget implements TpccTarget {
             public void close() {
             }
         };
+    }
+
+    // ---- Procedure arguments and results, shared with ClusterTpccTarget ----
+
+    /** New-Order's requested rollback (clause 2.4.2.3), as the OTM reports it. */
+    static boolean isRequestedRollback(ElasTrasException e) {
+        return e.code() == ErrorCode.PROCEDURE_ABORTED && String.valueOf(e.getMessage()).contains(TpccRules.ITEM_NOT_VALID);
+    }
+
+    static List<Object> newOrderArgs(TpccInputs.NewOrder in) {
+        List<Object> items = new ArrayList<>(in.lines());
+        List<Object> supply = new ArrayList<>(in.lines());
+        List<Object> quantities = new ArrayList<>(in.lines());
+        for (int l = 0; l < in.lines(); l++) {
+            items.add(in.itemIds()[l]);
+            supply.add(in.supplyWarehouseIds()[l]);
+            quantities.add(in.quantities()[l]);
+        }
+        return List.of(in.warehouseId(), in.districtId(), in.customerId(), in.entryMicros(), items, supply, quantities);
+    }
+
+    static NewOrderResult newOrderResult(Object result, int attempts) {
+        List<?> out = (List<?>) result;
+        return new NewOrderResult(false, ((Number) out.get(0)).intValue(), decimal(out.get(1)), attempts);
+    }
+
+    static List<Object> paymentArgs(TpccInputs.Payment in) {
+        return java.util.Arrays.asList(in.warehouseId(), in.districtId(), in.customerWarehouseId(), in.customerDistrictId(),
+                in.customer().customerId(), in.customer().lastName(), in.amount(), in.dateMicros(), in.historyId());
+    }
+
+    static PaymentResult paymentResult(Object result, int attempts) {
+        List<?> out = (List<?>) result;
+        return new PaymentResult(((Number) out.get(0)).intValue(), decimal(out.get(1)), attempts);
+    }
+
+    static List<Object> orderStatusArgs(TpccInputs.OrderStatus in) {
+        return java.util.Arrays.asList(in.warehouseId(), in.districtId(), in.customer().customerId(), in.customer().lastName());
+    }
+
+    static OrderStatusResult orderStatusResult(Object result, int attempts) {
+        List<?> out = (List<?>) result;
+        Object carrier = out.get(3);
+        return new OrderStatusResult(((Number) out.get(0)).intValue(), decimal(out.get(1)), ((Number) out.get(2)).intValue(),
+                carrier == null ? null : ((Number) carrier).intValue(), ((List<?>) out.get(4)).size(), attempts);
+    }
+
+    static List<Object> deliveryArgs(TpccInputs.Delivery in) {
+        return List.of(in.warehouseId(), in.carrierId(), in.deliveryMicros());
+    }
+
+    static DeliveryResult deliveryResult(Object result, int attempts) {
+        List<Integer> delivered = new ArrayList<>();
+        for (Object o : (List<?>) result) {
+            delivered.add(((Number) o).intValue());
+        }
+        return new DeliveryResult(delivered, attempts);
+    }
+
+    static List<Object> stockLevelArgs(TpccInputs.StockLevel in) {
+        return List.of(in.warehouseId(), in.districtId(), in.threshold());
     }
 
     private static BigDecimal decimal(Object v) {

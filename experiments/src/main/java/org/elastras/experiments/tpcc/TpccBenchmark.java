@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.elastras.client.protocol.Isolation;
 import org.elastras.experiments.ResultFiles;
 
 /**
@@ -38,6 +37,9 @@ import org.elastras.experiments.ResultFiles;
 public final class TpccBenchmark {
 
     private static final String JSON = "tpcc.json";
+    private static final String TIMELINE_CSV = "tpcc-timeline.csv";
+    private static final String PNG = "tpcc.png";
+    private static final int PROGRESS_LOG_SECONDS = 5;
     private static final String CSV = "tpcc.csv";
     /** Held so that the level set on it stays: the OTM's INFO lines would interleave with the table. */
     private static final java.util.logging.Logger OTM_LOGS = java.util.logging.Logger.getLogger("org.elastras");
@@ -48,16 +50,19 @@ public final class TpccBenchmark {
 
     /** The run's configuration, checked when parsed. */
     record Options(TpccScale scale, int terminalsPerWarehouse, int warehousesPerPartition, double measureSeconds,
-            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output) {
+            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output, int clusterOtms) {
 
-        /** elastras-si: New-Order, Payment and Delivery at SNAPSHOT isolation (see OtmTpccTarget.start). */
-        static final List<String> TARGETS = List.of("derby", "elastras", "elastras-si");
+        static final List<String> TARGETS = TpccTargets.NAMES;
+        static final String DEFAULT_TARGETS = "derby,elastras,elastras-si,postgres-jdbc,postgres-plpgsql";
         static final List<String> NAMES = List.of("warehouses", "items", "customers", "spec", "terminals-per-warehouse",
-                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out");
+                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out", "otms");
 
         Options {
             if (measureSeconds <= 0 || measureSeconds > 3_600 || warmupSeconds < 0 || warmupSeconds > 600) {
                 throw new IllegalArgumentException("--seconds must be in (0, 3600], --warmup-seconds in [0, 600]");
+            }
+            if (clusterOtms < 1 || clusterOtms > 16) {
+                throw new IllegalArgumentException("--otms must be in [1, 16], got " + clusterOtms);
             }
             if (warehousesPerPartition < 1 || loadThreads < 1 || loadThreads > TpccLoader.THREADS_MAX) {
                 throw new IllegalArgumentException("--warehouses-per-partition must be >= 1, --load-threads 1.." + TpccLoader.THREADS_MAX);
@@ -65,10 +70,10 @@ public final class TpccBenchmark {
             if (targets.isEmpty() || !TARGETS.containsAll(targets)) {
                 throw new IllegalArgumentException("--targets must list some of " + TARGETS + ", got " + targets);
             }
-            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(t -> t.startsWith("elastras"))) {
+            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(TpccTargets::isElastras)) {
                 throw new IllegalArgumentException("ElasTraS loads ITEM in one loadGlobalTable request, which holds at most "
                         + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " items under the OTM's 4 MiB body limit; "
-                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets derby or a smaller --items");
+                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets without ElasTraS or a smaller --items");
             }
         }
 
@@ -88,20 +93,44 @@ public final class TpccBenchmark {
                     Integer.parseInt(v.getOrDefault("warehouses-per-partition", "1")),
                     Double.parseDouble(v.getOrDefault("seconds", "30")), Double.parseDouble(v.getOrDefault("warmup-seconds", "5")),
                     Integer.parseInt(v.getOrDefault("load-threads", "2")),
-                    List.of(v.getOrDefault("targets", String.join(",", TARGETS)).split(",")),
-                    Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")));
+                    List.of(v.getOrDefault("targets", DEFAULT_TARGETS).split(",")),
+                    Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")),
+                    Integer.parseInt(v.getOrDefault("otms", Integer.toString(TpccTargets.CLUSTER_OTMS))));
         }
     }
 
     /** One target's load, checks and run. */
     record TargetRun(String target, String description, TpccLoader.Report load, List<ConsistencyViolation> afterLoad,
-            TpccDriver.Result run, List<ConsistencyViolation> afterRun) {
+            TpccDriver.Result run, List<ConsistencyViolation> afterRun, String loadAverageBefore, String loadAverageAfter) {
+    }
+
+    /** The machine's 1, 5 and 15 minute load averages (Linux), or "unknown": other work on the machine skews the figures. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench tpcc: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        // Jetty, Curator and Derby leave threads behind.
+        System.exit(run(options));
+    }
+
+    /** Loads, checks, runs and checks every target of {@code options}; 0 if every check passed, 1 if not. */
+    static int run(Options options) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         OTM_LOGS.setLevel(java.util.logging.Level.WARNING);
-        Options options = Options.parse(args);
         Files.createDirectories(options.output());
         List<String> deviations = deviations(options.scale());
         System.out.println("TPC-C " + options.scale().describe() + ", " + options.terminalsPerWarehouse() + " terminals/warehouse, "
@@ -113,13 +142,10 @@ public final class TpccBenchmark {
         NuRandConstants run = generator.loadConstants().forRun(options.seed());
         List<TargetRun> runs = new ArrayList<>();
         Path scratch = Files.createTempDirectory("tpcc-benchmark");
-        try {
+        try (TpccTargets targets = new TpccTargets(scratch, options.scale().warehouses(), options.warehousesPerPartition(),
+                options.scale().warehouses() * options.terminalsPerWarehouse(), options.clusterOtms())) {
             for (String name : options.targets()) {
-                Path dir = scratch.resolve(name);
-                Files.createDirectories(dir);
-                try (TpccTarget target = name.equals("derby") ? DerbyTpccTarget.create(dir.resolve("db"), 65_536)
-                        : OtmTpccTarget.start(dir, options.scale().warehouses(), options.warehousesPerPartition(),
-                        name.equals("elastras") ? Isolation.SERIALIZABLE : Isolation.SNAPSHOT)) {
+                try (TpccTarget target = targets.open(name)) {
                     runs.add(runTarget(target, generator, run, options));
                 }
             }
@@ -139,10 +165,11 @@ public final class TpccBenchmark {
         }
         writeCsv(options.output().resolve(CSV), runs);
         writeJson(options.output().resolve(JSON), options, deviations, runs);
-        System.out.println("wrote " + options.output().resolve(JSON) + " and " + options.output().resolve(CSV));
+        writeTimeline(options.output().resolve(TIMELINE_CSV), runs);
+        TpccPlot.write(options.output().resolve(PNG), runs.stream().map(r -> r.run()).toList());
+        System.out.println("wrote " + options.output().resolve(JSON) + ", " + CSV + ", " + TIMELINE_CSV + " and " + PNG);
         boolean inconsistent = runs.stream().anyMatch(r -> !r.afterLoad().isEmpty() || !r.afterRun().isEmpty());
-        // Jetty, Curator and Derby leave threads behind.
-        System.exit(inconsistent ? 1 : 0);
+        return inconsistent ? 1 : 0;
     }
 
     private static TargetRun runTarget(TpccTarget target, TpccDataGenerator generator, NuRandConstants run, Options options)
@@ -159,21 +186,58 @@ public final class TpccBenchmark {
                 }
             }
         });
+        if (target instanceof ClusterTpccTarget cluster) {
+            System.out.println("  ITEM loaded into " + cluster.itemOwners() + " (the OTMs owning TPCC partitions; of "
+                    + cluster.otmIds() + " started); a partition that moves elsewhere finds no ITEM there");
+        }
         if (target instanceof DerbyTpccTarget derby) {
             derby.updateStatistics();
+        } else if (target instanceof PostgresTpccTarget postgres) {
+            postgres.analyze();
         }
         System.out.printf(Locale.ROOT, "%s: %s%n  loaded %,d rows in %.1f s (%,.0f rows/s, %d threads)%n", target.name(),
                 target.description(), load.rows(), load.seconds(), load.rowsPerSecond(), load.threads());
         List<ConsistencyViolation> afterLoad = target.checkConsistency(scale.warehouses(), true, deliveredAsLoaded);
         System.out.println("  consistency after load: " + verdict(afterLoad));
+        boolean console = System.console() != null;
+        String loadBefore = loadAverage();
         TpccDriver.Result result = new TpccDriver(scale, run, options.seed(), () -> System.currentTimeMillis() * 1_000)
-                .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1);
+                .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1, sample -> {
+                    // On a terminal the line rewrites itself every second; into a file, one line every 5 s.
+                    if (console) {
+                        System.out.print("\r" + sample.progressLine(target.name()) + "   ");
+                        System.out.flush();
+                    } else if (sample.endSeconds() % PROGRESS_LOG_SECONDS < sample.intervalSeconds()) {
+                        System.out.println(sample.progressLine(target.name()));
+                    }
+                });
+        if (console) {
+            System.out.println();
+        }
         List<ConsistencyViolation> afterRun = target.checkConsistency(scale.warehouses(), false, deliveredAsLoaded);
-        System.out.printf(Locale.ROOT, "  tpmC %,.0f; consistency after run: %s%n", result.tpmC(), verdict(afterRun));
+        TpccDriver.DistrictCheck x = result.districts();
+        System.out.printf(Locale.ROOT, "  tpmC %,.0f; New-Orders/min by sum(D_NEXT_O_ID) %,.0f (grew %,d in %.1f s, the driver saw %,d"
+                        + " commit, %s); consistency after run: %s%n", result.tpmC(), result.newOrdersPerMinuteByDistricts(),
+                x.growth(), x.windowSeconds(), x.driverCommitted(), x.agrees(result.terminals()) ? "agree" : "DISAGREE",
+                verdict(afterRun));
+        System.out.println("  CPU during the measured period, cores: " + cores(result));
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
-        return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun);
+        String loadAfter = loadAverage();
+        System.out.println("  machine load average (1, 5, 15 min) before the run " + loadBefore + ", after " + loadAfter);
+        return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun, loadBefore, loadAfter);
+    }
+
+    /** E.g. "benchmark JVM 1.20, otm-1 0.45, otm-2 0.40 (total 2.05)". */
+    static String cores(TpccDriver.Result r) {
+        StringBuilder b = new StringBuilder();
+        double total = 0;
+        for (Map.Entry<String, Double> e : r.coresUsed().entrySet()) {
+            b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()));
+            total += e.getValue();
+        }
+        return b.append(String.format(Locale.ROOT, " (total %.2f)", total)).toString();
     }
 
     /** Why these figures are not TPC-C results. */
@@ -218,14 +282,32 @@ public final class TpccBenchmark {
         }
     }
 
+    /** One row per target and second: what the progress line showed. */
+    private static void writeTimeline(Path file, List<TargetRun> runs) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            out.println("target,end_seconds,interval_seconds,measured,new_order,payment,order_status,delivery,stock_level,failed,"
+                    + "latency_p50_micros,latency_p99_micros,new_order_latency_p99_micros");
+            for (TargetRun r : runs) {
+                for (TpccTimeline.Sample x : r.run().timeline()) {
+                    long[] c = x.completed();
+                    out.printf(Locale.ROOT, "%s,%.3f,%.3f,%b,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", r.target(), x.endSeconds(),
+                            x.intervalSeconds(), x.measured(), c[0], c[1], c[2], c[3], c[4], x.failed(), x.latencyMicrosP50(),
+                            x.latencyMicrosP99(), x.newOrderLatencyMicrosP99());
+                }
+            }
+        }
+    }
+
     private static void writeJson(Path file, Options o, List<String> deviations, List<TargetRun> runs) throws IOException {
         StringBuilder j = new StringBuilder("{\n  \"benchmark\": \"TpccBenchmark\",\n");
         TpccScale s = o.scale();
         j.append(String.format(Locale.ROOT, "  \"config\": {\"warehouses\": %d, \"items\": %d, \"customers_per_district\": %d,"
                         + " \"new_orders_per_district\": %d, \"spec_compliant_cardinalities\": %b, \"terminals_per_warehouse\": %d,"
-                        + " \"warehouses_per_partition\": %d, \"measure_seconds\": %.1f, \"warmup_seconds\": %.1f, \"load_threads\": %d,"
+                        + " \"warehouses_per_partition\": %d, \"cluster_otms\": %d, \"measure_seconds\": %.1f, \"warmup_seconds\": %.1f,"
+                        + " \"load_threads\": %d,"
                         + " \"seed\": %d, \"cores\": %d},%n", s.warehouses(), s.items(), s.customersPerDistrict(),
-                s.newOrdersPerDistrict(), s.specCompliant(), o.terminalsPerWarehouse(), o.warehousesPerPartition(), o.measureSeconds(),
+                s.newOrdersPerDistrict(), s.specCompliant(), o.terminalsPerWarehouse(), o.warehousesPerPartition(), o.clusterOtms(),
+                o.measureSeconds(),
                 o.warmupSeconds(), o.loadThreads(), o.seed(), Runtime.getRuntime().availableProcessors()));
         j.append("  \"flags\": [").append(String.join(", ", deviations.stream().map(ResultFiles::jsonString).toList())).append("],\n");
         j.append("  \"targets\": [\n");
@@ -235,10 +317,19 @@ public final class TpccBenchmark {
             j.append(String.format(Locale.ROOT, "    {\"target\": %s, \"description\": %s, \"load_rows\": %d, \"load_seconds\": %.2f,"
                             + " \"load_rows_per_second\": %.0f, \"consistency_after_load\": %s, \"consistency_after_run\": %s,"
                             + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
+                            + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
+                            + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
+                            + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s},"
+                            + " \"load_average_before\": %s, \"load_average_after\": %s,"
                             + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
                     violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
+                    x.newOrdersCommitted(), x.districts().growth(), x.districts().driverCommitted(), x.districts().windowSeconds(),
+                    x.districts().agrees(x.terminals()), x.newOrdersPerMinuteByDistricts(),
+                    String.join(", ", x.coresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
+                            + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
+                    ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
                     x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
                     String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
                     x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));

@@ -28,6 +28,8 @@ public final class TpccDriver {
     /** Distinct failure reasons kept by name; more are counted as "other". */
     private static final int REASONS_MAX = 32;
     public static final int TERMINALS_PER_WAREHOUSE_MAX = 100;
+    /** The CPU split's name for the JVM the terminals run in. */
+    public static final String BENCHMARK_JVM = "benchmark JVM";
 
     private final TpccScale scale;
     private final NuRandConstants run;
@@ -50,9 +52,37 @@ public final class TpccDriver {
             long latencyMicrosP50, long latencyMicrosP90, long latencyMicrosP99, long latencyMicrosMax, double latencyMicrosMean) {
     }
 
-    /** What a run measured. Immutable. */
+    /**
+     * What a run measured. Immutable.
+     *
+     * @param districts the New-Order cross-check: sum(D_NEXT_O_ID) read from the database just
+     *     before the measured period and once every terminal has stopped, against the New-Orders the
+     *     driver saw commit in the same window
+     * @param timeline one sample a second, warm-up included
+     * @param cpuSecondsMeasured CPU seconds used during the measured period by the benchmark JVM
+     *     (terminals and whatever of the target runs inside it) and by the target's own processes
+     */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
-            Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError) {
+            Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError,
+            DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured) {
+
+        /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
+        public Map<String, Double> coresUsed() {
+            Map<String, Double> cores = new java.util.LinkedHashMap<>();
+            cpuSecondsMeasured.forEach((name, cpu) -> cores.put(name, cpu / seconds));
+            return cores;
+        }
+
+        /** New-Orders committed per minute by the database's count: the growth of sum(D_NEXT_O_ID) over its window. */
+        public double newOrdersPerMinuteByDistricts() {
+            return districts.growth() * 60.0 / districts.windowSeconds();
+        }
+
+        /** New-Orders the driver saw commit (completed less rolled back). */
+        public long newOrdersCommitted() {
+            TypeResult n = types.get(TransactionType.NEW_ORDER);
+            return n.completed() - n.rolledBack();
+        }
 
         /**
          * New-Orders completed per minute, rolled-back ones included (clause 5.4.2 counts the 1%
@@ -73,13 +103,42 @@ public final class TpccDriver {
     }
 
     /**
+     * New-Orders counted by the database and by the driver over one window: from the start of a
+     * first read of sum(D_NEXT_O_ID) (while the terminals run) to a second read once every terminal
+     * has stopped. A New-Order the database counts was acknowledged inside the window, so
+     * {@code growth <= driverCommitted}; one the driver counts but the database does not committed
+     * before its district was read the first time, i.e. before the first read ended or was in
+     * flight then, so {@code growth >= driverCommitted - driverCommittedDuringFirstRead - terminals}.
+     * Immutable.
+     *
+     * @param growth sum(D_NEXT_O_ID) after minus before
+     * @param driverCommitted New-Orders the driver saw commit from the first read's start on
+     * @param driverCommittedDuringFirstRead of those, the ones acknowledged while the first read ran
+     * @param windowSeconds from the first read's start to the second read's end
+     */
+    public record DistrictCheck(long growth, long driverCommitted, long driverCommittedDuringFirstRead, double windowSeconds) {
+
+        /** Whether the two counts agree within what in-flight transactions allow (see the class comment). */
+        public boolean agrees(int terminals) {
+            return growth <= driverCommitted && growth >= driverCommitted - driverCommittedDuringFirstRead - terminals;
+        }
+    }
+
+    /** Told once a second what the terminals did in that second; called on the driver's thread. */
+    @FunctionalInterface
+    public interface Progress {
+        void second(TpccTimeline.Sample sample);
+    }
+
+    /**
      * Runs the terminals against {@code target}.
      *
      * @param firstHistoryStream the first of the {@code W * terminalsPerWarehouse} consecutive
      *     HISTORY key streams the terminals use; never reuse a stream against the same database
+     * @param progress told every second (the live progress line)
      */
     public Result run(TpccTarget target, int terminalsPerWarehouse, double warmupSeconds, double measureSeconds,
-            int firstHistoryStream) throws Exception {
+            int firstHistoryStream, Progress progress) throws Exception {
         if (terminalsPerWarehouse < 1 || terminalsPerWarehouse > TERMINALS_PER_WAREHOUSE_MAX) {
             throw new IllegalArgumentException("terminals per warehouse must be 1.." + TERMINALS_PER_WAREHOUSE_MAX + ", got "
                     + terminalsPerWarehouse);
@@ -89,6 +148,7 @@ public final class TpccDriver {
         }
         int terminals = scale.warehouses() * terminalsPerWarehouse;
         Phase phase = new Phase();
+        TpccTimeline timeline = new TpccTimeline(LATENCY_MICROS_MAX);
         Terminal[] stats = new Terminal[terminals];
         AtomicReference<String> firstError = new AtomicReference<>();
         AtomicReference<Throwable> broken = new AtomicReference<>();
@@ -106,7 +166,7 @@ public final class TpccDriver {
                     ready.countDown();
                     int p;
                     while ((p = phase.value) != Phase.STOP) {
-                        mine.runOne(session, p, phase, firstError);
+                        mine.runOne(session, p, phase, timeline, firstError);
                     }
                 } catch (Throwable e) {
                     broken.compareAndSet(null, e);
@@ -120,13 +180,25 @@ public final class TpccDriver {
         }
         threads.forEach(Thread::start);
         ready.await();
-        Thread.sleep((long) (warmupSeconds * 1_000));
+        long warmupStartNanos = System.nanoTime();
+        long[] lastSampleNanos = {warmupStartNanos};
+        tick(timeline, progress, warmupStartNanos, lastSampleNanos, warmupStartNanos + (long) (warmupSeconds * 1e9), false);
+        long windowStartNanos = System.nanoTime();
+        long committedAtFirstRead = timeline.newOrdersCommitted();
+        long nextOrderIdsBefore = districtNextOrderIdSum(target);
+        long committedAfterFirstRead = timeline.newOrdersCommitted();
+        Map<String, Double> cpuBefore = cpu(target);
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
-        Thread.sleep((long) (measureSeconds * 1_000));
+        tick(timeline, progress, warmupStartNanos, lastSampleNanos, startNanos + (long) (measureSeconds * 1e9), true);
         phase.value = Phase.STOP;
         double seconds = (System.nanoTime() - startNanos) / 1e9;
+        Map<String, Double> cpuAfter = cpu(target);
         done.await();
+        long nextOrderIdsAfter = districtNextOrderIdSum(target);
+        DistrictCheck districts = new DistrictCheck(nextOrderIdsAfter - nextOrderIdsBefore,
+                timeline.newOrdersCommitted() - committedAtFirstRead, committedAfterFirstRead - committedAtFirstRead,
+                (System.nanoTime() - windowStartNanos) / 1e9);
         if (broken.get() != null) {
             throw new IllegalStateException(target.name() + ": a terminal failed outside a transaction", broken.get());
         }
@@ -157,7 +229,65 @@ public final class TpccDriver {
             skipped += s.skippedDistricts;
             madeLocal += s.inputs.remoteChoicesMadeLocal();
         }
-        return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get());
+        return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get(),
+                districts, timeline.samples(), difference(cpuBefore, cpuAfter));
+    }
+
+    /** CPU seconds so far of the benchmark JVM and of the target's processes. */
+    private static Map<String, Double> cpu(TpccTarget target) throws Exception {
+        Map<String, Double> cpu = new java.util.LinkedHashMap<>();
+        cpu.put(BENCHMARK_JVM, ProcessCpu.thisJvmSeconds());
+        cpu.putAll(target.processCpuSeconds());
+        return cpu;
+    }
+
+    private static Map<String, Double> difference(Map<String, Double> before, Map<String, Double> after) {
+        Map<String, Double> d = new java.util.LinkedHashMap<>();
+        after.forEach((name, seconds) -> d.put(name, seconds - before.getOrDefault(name, Double.NaN)));
+        return d;
+    }
+
+    /** Samples the timeline every second (the last interval may be shorter) until {@code untilNanos}. */
+    private static void tick(TpccTimeline timeline, Progress progress, long originNanos, long[] lastSampleNanos, long untilNanos,
+            boolean measured) throws InterruptedException {
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= untilNanos) {
+                break;
+            }
+            long next = Math.min(untilNanos, lastSampleNanos[0] + 1_000_000_000L);
+            if (next > now) {
+                Thread.sleep((next - now + 999_999) / 1_000_000);
+                continue;
+            }
+            sample(timeline, progress, originNanos, lastSampleNanos, measured);
+        }
+        sample(timeline, progress, originNanos, lastSampleNanos, measured);
+    }
+
+    private static void sample(TpccTimeline timeline, Progress progress, long originNanos, long[] lastSampleNanos, boolean measured) {
+        long now = System.nanoTime();
+        double interval = (now - lastSampleNanos[0]) / 1e9;
+        if (interval < 0.05) {
+            return; // nothing left of this phase worth a sample
+        }
+        lastSampleNanos[0] = now;
+        progress.second(timeline.sample((now - originNanos) / 1e9, interval, measured));
+    }
+
+    /** sum(D_NEXT_O_ID) over every district, read through the target while the terminals run. */
+    private long districtNextOrderIdSum(TpccTarget target) throws Exception {
+        long sum = 0;
+        for (int w = 1; w <= scale.warehouses(); w++) {
+            for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
+                List<Object> district = target.readRow(TpccSchema.DISTRICT, List.of(w, d));
+                if (district == null) {
+                    throw new IllegalStateException("district (" + w + ", " + d + ") is missing");
+                }
+                sum += ((Number) district.get(TpccSchema.D_NEXT_O_ID)).longValue();
+            }
+        }
+        return sum;
     }
 
     /** Why a transaction failed, for the counts: the OTM's error code, Derby's SQLState, or the exception class. */
@@ -194,7 +324,7 @@ public final class TpccDriver {
             }
         }
 
-        void runOne(TpccTarget.Session session, int startPhase, Phase phase, AtomicReference<String> firstError) {
+        void runOne(TpccTarget.Session session, int startPhase, Phase phase, TpccTimeline timeline, AtomicReference<String> firstError) {
             TransactionType type = mix.next();
             int i = type.ordinal();
             long startNanos = System.nanoTime();
@@ -218,13 +348,16 @@ public final class TpccDriver {
                     case STOCK_LEVEL -> attempts = session.stockLevel(inputs.stockLevel()).attempts();
                     default -> throw new IllegalStateException("unknown type " + type);
                 }
+                long micros = (System.nanoTime() - startNanos) / 1_000;
+                timeline.record(type, micros, type == TransactionType.NEW_ORDER && !rolledBackNow);
                 if (startPhase == Phase.MEASURE && phase.value == Phase.MEASURE) {
-                    latency[i].recordValue(Math.min((System.nanoTime() - startNanos) / 1_000, LATENCY_MICROS_MAX));
+                    latency[i].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
                     retries[i] += attempts - 1;
                     rolledBack[i] += rolledBackNow ? 1 : 0;
                     skippedDistricts += skipped;
                 }
             } catch (Exception e) {
+                timeline.recordFailure();
                 if (startPhase == Phase.MEASURE) {
                     failed[i]++;
                     failures.merge(type + ": " + reason(e), 1L, Long::sum);

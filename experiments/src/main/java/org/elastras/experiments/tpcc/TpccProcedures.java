@@ -29,9 +29,9 @@ import org.elastras.otm.txn.RowTransaction;
  *   <li>{@code newOrder(w, d, c, entryMicros, [itemIds], [supplyWs], [quantities])} -> [O_ID, total,
  *       C_LAST, C_CREDIT, C_DISCOUNT, W_TAX, D_TAX, [brand-generic per line]]; an unused item
  *       rolls back (PROCEDURE_ABORTED, "Item number is not valid")</li>
- *   <li>{@code payment(w, d, cW, cD, cId or 0, cLast or null, amount, dateMicros, historyId)} ->
+ *   <li>{@code payment(w, d, cW, cD, cId or 0, cLast or null/"" for by id, amount, dateMicros, historyId)} ->
  *       [C_ID, C_BALANCE, C_CREDIT]</li>
- *   <li>{@code orderStatus(w, d, cId or 0, cLast or null)} -> [C_ID, C_BALANCE, O_ID, O_CARRIER_ID,
+ *   <li>{@code orderStatus(w, d, cId or 0, cLast or null/"")} -> [C_ID, C_BALANCE, O_ID, O_CARRIER_ID,
  *       [[OL_I_ID, OL_SUPPLY_W_ID, OL_QUANTITY, OL_AMOUNT, OL_DELIVERY_D] per line]]</li>
  *   <li>{@code delivery(w, carrierId, deliveryMicros)} -> [delivered O_ID per district 1..10, 0 if none]</li>
  *   <li>{@code stockLevel(w, d, threshold)} -> low-stock count</li>
@@ -127,6 +127,15 @@ public final class TpccProcedures implements ProcedureLibrary {
                 customer.get(TpccSchema.C_CREDIT), discount, wTax, dTax, brands);
     }
 
+    /**
+     * Whether Payment or Order-Status selects its customer by last name. "By id" is a null or empty
+     * last name: the routing client cannot send a null argument (its Session copies the arguments
+     * with List.copyOf), and no customer's last name is empty (clause 4.3.2.3).
+     */
+    private static boolean byLastName(String cLast) {
+        return cLast != null && !cLast.isEmpty();
+    }
+
     // ---- Clause 2.5: Payment ----
 
     private static Object payment(RowTransaction txn, List<Object> args) {
@@ -145,7 +154,7 @@ public final class TpccProcedures implements ProcedureLibrary {
         List<Object> district = new ArrayList<>(required(txn, TpccSchema.DISTRICT, w, d));
         district.set(TpccSchema.D_YTD, ((BigDecimal) district.get(TpccSchema.D_YTD)).add(amount));
         txn.put(TpccSchema.DISTRICT, district);
-        if (cLast != null) {
+        if (byLastName(cLast)) {
             cId = customerByLastName(txn, cW, cD, cLast);
         }
         List<Object> customer = new ArrayList<>(required(txn, TpccSchema.CUSTOMER, cW, cD, cId));
@@ -178,7 +187,7 @@ public final class TpccProcedures implements ProcedureLibrary {
         int d = integer(args, 1);
         int cId = integer(args, 2);
         String cLast = (String) args.get(3);
-        if (cLast != null) {
+        if (byLastName(cLast)) {
             cId = customerByLastName(txn, w, d, cLast);
         }
         List<Object> customer = required(txn, TpccSchema.CUSTOMER, w, d, cId);

@@ -241,10 +241,11 @@ public final class TpccSchema {
     }
 
     /**
-     * The Derby DDL: every table of {@link #TABLES} but the index tables, with the same columns, types and primary keys
-     * (HISTORY's synthetic key included), plus the two indexes that replace the index tables.
+     * The SQL DDL of the baselines (Derby and PostgreSQL read it alike): every table of {@link #TABLES} but the index
+     * tables, with the same columns, types and primary keys (HISTORY's synthetic key included), plus the two indexes
+     * that replace the index tables.
      */
-    public static List<String> derbyDdl() {
+    public static List<String> sqlDdl() {
         List<String> ddl = new java.util.ArrayList<>();
         for (TableSchema t : SCHEMA.tables()) {
             if (INDEX_TABLES.contains(t.name())) {
@@ -252,7 +253,7 @@ public final class TpccSchema {
             }
             StringBuilder b = new StringBuilder("CREATE TABLE ").append(t.name()).append(" (");
             for (var c : t.columns()) {
-                b.append(c.name()).append(' ').append(derbyType(c.type())).append(c.nullable() ? "" : " NOT NULL").append(", ");
+                b.append(c.name()).append(' ').append(sqlType(c.type())).append(c.nullable() ? "" : " NOT NULL").append(", ");
             }
             b.append("PRIMARY KEY (").append(String.join(", ", t.primaryKey())).append("))");
             ddl.add(b.toString());
@@ -262,7 +263,7 @@ public final class TpccSchema {
         return ddl;
     }
 
-    private static String derbyType(ColumnType type) {
+    private static String sqlType(ColumnType type) {
         return switch (type.kind()) {
             case INT -> "INTEGER";
             case BIGINT -> "BIGINT";

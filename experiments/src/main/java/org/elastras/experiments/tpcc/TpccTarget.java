@@ -2,6 +2,7 @@ package org.elastras.experiments.tpcc;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A system TPC-C runs on: it loads a database, runs the five transactions for terminals, checks
@@ -47,6 +48,15 @@ public interface TpccTarget extends AutoCloseable {
 
     /** Rows of {@code table} whose key starts with (w, d) (a count for tests). */
     long countRows(String table, int warehouseId, int districtId) throws Exception;
+
+    /**
+     * CPU seconds used so far by the processes of this target outside the benchmark JVM, by name
+     * (e.g. each OTM process, the PostgreSQL server with its backends); empty when the target runs
+     * inside the JVM. The driver reads it at the start and end of the measured period.
+     */
+    default Map<String, Double> processCpuSeconds() throws Exception {
+        return Map.of();
+    }
 
     @Override
     void close() throws Exception;

@@ -1,5 +1,7 @@
 /**
- * The TPC-C workload (TPC-C v5.11) on ElasTraS and on embedded Apache Derby as the baseline.
+ * The TPC-C workload (TPC-C v5.11) on ElasTraS (an in-process OTM, or a local cluster through the
+ * routing client) and on the baselines: embedded Apache Derby and PostgreSQL (interactive JDBC and
+ * PL/pgSQL functions).
  *
  * <p>Pieces, each in its own file: {@link org.elastras.experiments.tpcc.TpccSchema} (the tables as a
  * tree schema rooted at WAREHOUSE, ITEM global, and as Derby DDL; the renames and the two index
@@ -10,22 +12,30 @@
  * per batch); {@link org.elastras.experiments.tpcc.TpccInputGenerator} and
  * {@link org.elastras.experiments.tpcc.TransactionMix} (terminal inputs, clauses 2.4.1-2.8.1, and the
  * 45/43/4/4/4 deck); the five transactions as stored procedures
- * ({@link org.elastras.experiments.tpcc.TpccProcedures}) and as JDBC
- * ({@link org.elastras.experiments.tpcc.DerbyTpccSession}) sharing
+ * ({@link org.elastras.experiments.tpcc.TpccProcedures}), as JDBC
+ * ({@link org.elastras.experiments.tpcc.JdbcTpccSession}) and as PL/pgSQL functions
+ * ({@code tpcc/postgres-functions.sql}, {@link org.elastras.experiments.tpcc.PlpgsqlTpccSession}), sharing
  * {@link org.elastras.experiments.tpcc.TpccRules}; the clause 3.3.2 consistency checks as a Java
  * audit inside the OTM ({@link org.elastras.experiments.tpcc.DistrictAudit}) and as SQL
- * ({@link org.elastras.experiments.tpcc.DerbyConsistencyQueries}); the targets
+ * ({@link org.elastras.experiments.tpcc.SqlConsistencyQueries}); the targets
  * ({@link org.elastras.experiments.tpcc.TpccTarget}: {@link org.elastras.experiments.tpcc.DerbyTpccTarget},
- * {@link org.elastras.experiments.tpcc.OtmTpccTarget} with
- * {@link org.elastras.experiments.tpcc.WarehouseRouter}); the closed-loop
- * {@link org.elastras.experiments.tpcc.TpccDriver} and the
- * {@link org.elastras.experiments.tpcc.TpccBenchmark} main.
+ * {@link org.elastras.experiments.tpcc.PostgresTpccTarget} on a
+ * {@link org.elastras.experiments.tpcc.PostgresServer}, {@link org.elastras.experiments.tpcc.OtmTpccTarget}
+ * and {@link org.elastras.experiments.tpcc.ClusterTpccTarget} with
+ * {@link org.elastras.experiments.tpcc.WarehouseRouter}; opened by name by
+ * {@link org.elastras.experiments.tpcc.TpccTargets}); the closed-loop
+ * {@link org.elastras.experiments.tpcc.TpccDriver} with its per-second
+ * {@link org.elastras.experiments.tpcc.TpccTimeline} and {@link org.elastras.experiments.tpcc.TpccPlot};
+ * the {@link org.elastras.experiments.tpcc.TpccBenchmark} main and its front
+ * {@link org.elastras.experiments.tpcc.TpccCommand} ({@code bin/elastras tpcc}).
  *
  * <p>What keeps the figures from being TPC-C results (the benchmark prints and records these
  * flags): remote warehouse accesses are drawn and then made local, because cross-partition
  * transactions do not exist yet; there are no keying or think times; Delivery is not deferred;
  * the default database is scaled down ({@link org.elastras.experiments.tpcc.TpccScale#scaledDown},
  * marked NOT SPEC-COMPLIANT); ElasTraS cannot load the spec's 100,000 ITEM rows yet because
- * {@code loadGlobalTable} takes the whole table in one request under a 4 MiB body limit.
+ * {@code loadGlobalTable} takes the whole table in one request under a 4 MiB body limit, and a
+ * second request replaces the first instead of adding to it, so the load cannot be chunked from
+ * here (it needs an append or staged load in the OTM's protocol).
  */
 package org.elastras.experiments.tpcc;

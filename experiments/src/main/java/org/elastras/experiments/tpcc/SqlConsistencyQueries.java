@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The consistency conditions of clause 3.3.2 as SQL over Derby: each query returns the rows that
- * break its condition. Independent of {@link DistrictAudit} on purpose, so that the two checkers
+ * The consistency conditions of clause 3.3.2 as SQL that Derby and PostgreSQL both run: each query
+ * returns the rows that break its condition. Independent of {@link DistrictAudit} on purpose, so that the two checkers
  * cross-check each other through the same tests. Used on one connection by one thread.
  */
-final class DerbyConsistencyQueries {
+final class SqlConsistencyQueries {
 
     private static final String DELIVERED_PER_CUSTOMER = "(SELECT O.W_ID, O.O_D_ID, O.O_C_ID, SUM(L.OL_AMOUNT) AS S"
             + " FROM ORDERS O JOIN ORDER_LINE L ON L.W_ID = O.W_ID AND L.OL_D_ID = O.O_D_ID AND L.OL_O_ID = O.O_ID"
@@ -27,7 +27,7 @@ final class DerbyConsistencyQueries {
     private final Connection c;
     private final List<ConsistencyViolation> violations = new ArrayList<>();
 
-    DerbyConsistencyQueries(Connection c) {
+    SqlConsistencyQueries(Connection c) {
         this.c = c;
     }
 

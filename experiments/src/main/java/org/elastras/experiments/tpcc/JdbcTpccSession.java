@@ -9,12 +9,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One terminal's JDBC connection to {@link DerbyTpccTarget}: the five transactions as prepared
- * statements, the same steps as {@link TpccProcedures}. Not thread-safe.
+ * One terminal's JDBC connection to an SQL baseline ({@link DerbyTpccTarget}, the interactive mode
+ * of {@link PostgresTpccTarget}): the five transactions as prepared statements, one round trip per
+ * statement, the same steps as {@link TpccProcedures}. New-Order, Payment, Delivery and
+ * Order-Status run at the target's isolation for them; Stock-Level at READ COMMITTED (clause 3.4.1
+ * allows it). A transaction the database aborted in a way a retry may fix (the target says which)
+ * rolls back and runs again, bounded. Not thread-safe.
  */
-final class DerbyTpccSession implements TpccTarget.Session {
+final class JdbcTpccSession implements TpccTarget.Session {
 
     private final Connection c;
+    private final int writersIsolation;
+    private final SqlRetry retry;
+    /** The connection's isolation as last set here (asking the driver may cost a round trip). */
+    private int isolation;
     private final List<PreparedStatement> statements = new ArrayList<>();
 
     private final PreparedStatement warehouseTax;
@@ -53,8 +61,16 @@ final class DerbyTpccSession implements TpccTarget.Session {
     private final PreparedStatement districtNextRead;
     private final PreparedStatement lowStock;
 
-    DerbyTpccSession(Connection c) throws SQLException {
+    /**
+     * @param c a connection with autocommit off, at {@code writersIsolation}
+     * @param writersIsolation the JDBC isolation of New-Order, Payment, Delivery and Order-Status
+     * @param retry when a transaction the database rolled back runs again
+     */
+    JdbcTpccSession(Connection c, int writersIsolation, SqlRetry retry) throws SQLException {
         this.c = c;
+        this.writersIsolation = writersIsolation;
+        this.retry = retry;
+        this.isolation = c.getTransactionIsolation();
         warehouseTax = prepare("SELECT W_TAX FROM WAREHOUSE WHERE W_ID = ?");
         districtNext = prepare("UPDATE DISTRICT SET D_NEXT_O_ID = D_NEXT_O_ID + 1 WHERE W_ID = ? AND D_ID = ?");
         districtRead = prepare("SELECT D_NEXT_O_ID - 1, D_TAX FROM DISTRICT WHERE W_ID = ? AND D_ID = ?");
@@ -115,10 +131,11 @@ final class DerbyTpccSession implements TpccTarget.Session {
         T run(int attempt) throws SQLException;
     }
 
-    /** Runs {@code body} as one transaction, again after a deadlock or lock timeout, bounded. */
+    /** Runs {@code body} as one transaction, again when {@link #retry} says so. */
     private <T> T transaction(int isolation, Body<T> body) throws SQLException {
-        if (c.getTransactionIsolation() != isolation) {
+        if (this.isolation != isolation) {
             c.setTransactionIsolation(isolation);
+            this.isolation = isolation;
         }
         for (int attempt = 1; ; attempt++) {
             try {
@@ -127,7 +144,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
                 return result;
             } catch (SQLException e) {
                 c.rollback();
-                if (!DerbyTpccTarget.retryable(e) || attempt == DerbyTpccTarget.ATTEMPTS_MAX) {
+                if (!retry.again(e, attempt)) {
                     throw e;
                 }
             }
@@ -136,7 +153,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
 
     @Override
     public TpccTarget.NewOrderResult newOrder(TpccInputs.NewOrder in) throws SQLException {
-        return transaction(Connection.TRANSACTION_SERIALIZABLE, attempt -> {
+        return transaction(writersIsolation, attempt -> {
             int w = in.warehouseId();
             int d = in.districtId();
             BigDecimal wTax = one(bind(warehouseTax, w)).getBigDecimal(1);
@@ -148,7 +165,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
             BigDecimal dTax = district.getBigDecimal(2);
             ResultSet customer = one(bind(customerRead, w, d, in.customerId()));
             BigDecimal discount = customer.getBigDecimal(1);
-            bind(orderInsert, w, d, orderId, in.customerId(), DerbyTpccTarget.timestamp(in.entryMicros()), in.lines(),
+            bind(orderInsert, w, d, orderId, in.customerId(), SqlRows.timestamp(in.entryMicros()), in.lines(),
                     in.allLocal()).executeUpdate();
             bind(newOrderInsert, w, d, orderId).executeUpdate();
             BigDecimal sum = BigDecimal.ZERO;
@@ -188,7 +205,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
 
     @Override
     public TpccTarget.PaymentResult payment(TpccInputs.Payment in) throws SQLException {
-        return transaction(Connection.TRANSACTION_SERIALIZABLE, attempt -> {
+        return transaction(writersIsolation, attempt -> {
             int w = in.warehouseId();
             int d = in.districtId();
             bind(warehousePay, in.amount(), w).executeUpdate();
@@ -209,7 +226,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
                 data = TpccRules.badCreditData(cId, cD, cW, d, w, in.amount(), data);
             }
             bind(customerPay, balance, ytd, count, data, cW, cD, cId).executeUpdate();
-            bind(historyInsert, w, d, in.historyId(), cId, cD, cW, DerbyTpccTarget.timestamp(in.dateMicros()), in.amount(),
+            bind(historyInsert, w, d, in.historyId(), cId, cD, cW, SqlRows.timestamp(in.dateMicros()), in.amount(),
                     TpccRules.historyData(wName, dName)).executeUpdate();
             return new TpccTarget.PaymentResult(cId, balance, attempt);
         });
@@ -231,7 +248,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
 
     @Override
     public TpccTarget.OrderStatusResult orderStatus(TpccInputs.OrderStatus in) throws SQLException {
-        return transaction(Connection.TRANSACTION_SERIALIZABLE, attempt -> {
+        return transaction(writersIsolation, attempt -> {
             int w = in.warehouseId();
             int d = in.districtId();
             int cId = in.customer().byLastName() ? byLastName(w, d, in.customer().lastName()) : in.customer().customerId();
@@ -255,7 +272,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
 
     @Override
     public TpccTarget.DeliveryResult delivery(TpccInputs.Delivery in) throws SQLException {
-        return transaction(Connection.TRANSACTION_SERIALIZABLE, attempt -> {
+        return transaction(writersIsolation, attempt -> {
             int w = in.warehouseId();
             List<Integer> delivered = new ArrayList<>(TpccScale.DISTRICTS_PER_WAREHOUSE);
             for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
@@ -270,7 +287,7 @@ final class DerbyTpccSession implements TpccTarget.Session {
                 }
                 int customerId = one(bind(orderCustomer, w, d, orderId)).getInt(1);
                 bind(orderDeliver, in.carrierId(), w, d, orderId).executeUpdate();
-                bind(linesDeliver, DerbyTpccTarget.timestamp(in.deliveryMicros()), w, d, orderId).executeUpdate();
+                bind(linesDeliver, SqlRows.timestamp(in.deliveryMicros()), w, d, orderId).executeUpdate();
                 BigDecimal sum = one(bind(linesSum, w, d, orderId)).getBigDecimal(1);
                 bind(customerDeliver, sum, w, d, customerId).executeUpdate();
                 delivered.add(orderId);

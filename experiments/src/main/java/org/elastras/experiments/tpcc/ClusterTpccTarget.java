@@ -1,0 +1,435 @@
+package org.elastras.experiments.tpcc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.client.ElasTrasClient;
+import org.elastras.client.ElasTrasClientConfig;
+import org.elastras.client.OtmClient;
+import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.PartitionInfo;
+import org.elastras.master.local.LocalProvisioner;
+
+/**
+ * TPC-C on a real local ElasTraS cluster through the routing client, every part its own process:
+ * a ZooKeeper server ({@code ZooKeeperServerMain}) and the master ({@code MasterMain}, as
+ * {@code bin/elastras master} runs it) as {@link ChildJvm}s, N OTM processes started by
+ * tm-master's {@link LocalProvisioner}, all with this JVM's class path (so the OTMs find
+ * {@link TpccProcedures}); the DFS in a scratch directory. The terminals stay in this JVM, so the
+ * CPU split separates driver, master, ZooKeeper and OTMs. (A first version ran ZooKeeper and the
+ * master inside the benchmark JVM, like the elasticity experiment; on a loaded machine the JVM's
+ * pauses cost the master its 2 s ZooKeeper session again and again, and every commit waited for
+ * a re-elected timestamp service.) The database is created through the master's admin API, one
+ * partition per {@code warehousesPerPartition} warehouses, placed by the master; every transaction
+ * is an {@link ElasTrasClient} call routed by its home warehouse's root key, one client session per
+ * terminal. The master balances with its defaults (moves only above 5,000 requests/s per OTM).
+ *
+ * <p>What differs from {@link OtmTpccTarget}: every call is SERIALIZABLE (the routing client has
+ * no isolation argument), Order-Status, Stock-Level and the audits included; re-runs after
+ * conflicts happen inside the OTM and the client does not report them, so {@code attempts} is 1.
+ *
+ * <p>ITEM, a global table, is loaded with {@code loadGlobalTable} (one request, so at most
+ * {@link OtmTpccTarget#ITEMS_PER_GLOBAL_LOAD_MAX} items) into the OTMs that own a partition of TPCC
+ * at load time; only they can take it. Nothing loads it anywhere later: a partition moved or
+ * failed over to another OTM answers its New-Orders with "global table ITEM ... is not loaded on
+ * this OTM". Thread-safe; started and
+ * closed by one thread.
+ */
+public final class ClusterTpccTarget implements TpccTarget {
+
+    /** Balancing off (period 0): the measurement must not include moves. */
+    private static final long START_TIMEOUT_SECONDS = 120;
+    private static final long AUDIT_TIMEOUT_MS = 600_000;
+    private static final int ZOOKEEPER_HEAP_MB = 256;
+    private static final int MASTER_HEAP_MB = 512;
+    /** ZooKeeper's tick: sessions may be as short as two ticks. */
+    private static final int ZOOKEEPER_TICK_MS = 500;
+    /**
+     * The master's ZooKeeper session. Its default (2 s, for a quick standby takeover) expired again
+     * and again on this shared machine at load averages above 20, and there is no standby here:
+     * each expiry stopped the timestamp service until the master was re-elected. A failover
+     * benchmark would keep the default; a throughput benchmark with one master does not need it.
+     */
+    private static final int MASTER_ZK_SESSION_MS = 10_000;
+
+    private final ChildJvm zookeeper;
+    private final ChildJvm master;
+    private final LocalProvisioner provisioner;
+    private final ElasTrasClient client;
+    private final String zkConnect;
+    private final WarehouseRouter router;
+    private final List<String> otmIds;
+    /** The OTMs ITEM was loaded into; written by the loading thread, read after the load. */
+    private volatile List<String> itemOwners = List.of();
+
+    private ClusterTpccTarget(ChildJvm zookeeper, ChildJvm master, LocalProvisioner provisioner, ElasTrasClient client,
+            String zkConnect, WarehouseRouter router, List<String> otmIds) {
+        this.zookeeper = zookeeper;
+        this.master = master;
+        this.provisioner = provisioner;
+        this.client = client;
+        this.zkConnect = zkConnect;
+        this.router = router;
+        this.otmIds = otmIds;
+    }
+
+    /**
+     * Starts the cluster with its files under {@code scratch}, creates database TPCC and waits
+     * until every partition serves.
+     *
+     * @param otms OTM processes, 1 to 16
+     * @param otmHeapMb heap of each OTM process
+     */
+    public static ClusterTpccTarget start(Path scratch, int warehouses, int warehousesPerPartition, int otms, int otmHeapMb)
+            throws Exception {
+        if (otms < 1 || otms > 16) {
+            throw new IllegalArgumentException("otms must be in [1, 16], got " + otms);
+        }
+        WarehouseRouter router = new WarehouseRouter(warehouses, warehousesPerPartition);
+        ChildJvm zookeeper = null;
+        ChildJvm master = null;
+        LocalProvisioner provisioner = null;
+        ElasTrasClient client = null;
+        try {
+            int zkPort = freePort();
+            String zkConnect = "127.0.0.1:" + zkPort;
+            Path logs = scratch.resolve("logs");
+            Files.createDirectories(scratch.resolve("zk"));
+            zookeeper = ChildJvm.start("zookeeper", "org.apache.zookeeper.server.ZooKeeperServerMain",
+                    List.of(Integer.toString(zkPort), scratch.resolve("zk").toString(), Integer.toString(ZOOKEEPER_TICK_MS)),
+                    ZOOKEEPER_HEAP_MB, List.of("-Dzookeeper.admin.enableServer=false"), logs.resolve("zookeeper.log"));
+            java.net.URI dfs = scratch.resolve("dfs").toUri();
+            client = ElasTrasClient.connect(zkConnect, ElasTrasClientConfig.defaults().withRequestTimeoutMs(AUDIT_TIMEOUT_MS));
+            master = ChildJvm.start("master", "org.elastras.master.MasterMain", List.of("--zk", zkConnect, "--dfs",
+                    dfs.toString(), "--id", "master-1", "--zk-session-timeout-ms", Integer.toString(MASTER_ZK_SESSION_MS)),
+                    MASTER_HEAP_MB, List.of(), logs.resolve("master-1.log"));
+            provisioner = new LocalProvisioner(System.getProperty("java.class.path"), zkConnect, dfs, otmHeapMb, logs, "otm-", 1,
+                    Math.min(otms, 4));
+            List<CompletableFuture<String>> starting = new ArrayList<>();
+            for (int i = 0; i < otms; i++) {
+                starting.add(provisioner.addOtm());
+            }
+            List<String> otmIds = new ArrayList<>();
+            for (CompletableFuture<String> f : starting) {
+                otmIds.add(f.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            }
+            ElasTrasClient c = client;
+            ChildJvm m = master;
+            await("the master to be elected (log " + master.log() + ")", () -> {
+                if (!m.alive()) {
+                    throw new IllegalStateException("the master process ended; see " + m.log());
+                }
+                return c.admin().activeMasterId() != null;
+            });
+            List<List<Object>> boundaries = new ArrayList<>();
+            for (long p = 2; p <= router.partitions(); p++) {
+                boundaries.add(router.startKey(p));
+            }
+            createDatabase(client, boundaries);
+            await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
+                List<PartitionInfo> tpcc = c.admin().partitions(TpccSchema.DATABASE);
+                return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
+            });
+            return new ClusterTpccTarget(zookeeper, master, provisioner, client, zkConnect, router, List.copyOf(otmIds));
+        } catch (Exception | Error e) {
+            closeAll(client, provisioner, master, zookeeper);
+            throw e;
+        }
+    }
+
+    /** Most attempts at creating TPCC when no active master answers (the admin client retries each for 30 s). */
+    private static final int CREATE_ATTEMPTS_MAX = 4;
+
+    /**
+     * Creates TPCC through the active master, again when no master answered in time: on a loaded
+     * machine the master announced itself and then answered NOT_SERVING for over 30 s (twice,
+     * at load averages of 20-30). A retry first asks whether an earlier attempt created it.
+     */
+    private static void createDatabase(ElasTrasClient client, List<List<Object>> boundaries) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                if (attempt > 1 && !client.admin().partitions(TpccSchema.DATABASE).isEmpty()) {
+                    return;
+                }
+                client.admin().createDatabase(TpccSchema.schema(), boundaries);
+                return;
+            } catch (ElasTrasException e) {
+                if (attempt == CREATE_ATTEMPTS_MAX) {
+                    throw e;
+                }
+                System.err.println("createDatabase TPCC, attempt " + attempt + " of " + CREATE_ATTEMPTS_MAX + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private interface Check {
+        boolean ok() throws Exception;
+    }
+
+    /** Polls {@code check} every 50 ms until it holds, for at most {@link #START_TIMEOUT_SECONDS}. */
+    private static void await(String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                if (check.ok()) {
+                    return;
+                }
+            } catch (ElasTrasException notYet) {
+                // The master is not up or not elected yet: ask again.
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + START_TIMEOUT_SECONDS + " s waiting for " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "elastras-cluster";
+    }
+
+    @Override
+    public String description() {
+        return "ElasTraS cluster on this machine: " + otmIds.size() + " OTM processes, a master process (ZooKeeper session "
+                + MASTER_ZK_SESSION_MS / 1000 + " s), a ZooKeeper process, "
+                + router.partitions() + " partition(s) placed by the master, routing client"
+                + " (ElasTrasClient, a session per terminal), stored procedures, every call SERIALIZABLE, WAL sync per group commit";
+    }
+
+    private Object call(int warehouseId, String procedure, List<?> args) {
+        return client.call(TpccSchema.DATABASE, procedure, List.of(warehouseId), args);
+    }
+
+    // ---- Loading and row access ----
+
+    @Override
+    public int loadBatchRowsMax() {
+        return OtmTpccTarget.LOAD_BATCH_ROWS;
+    }
+
+    /**
+     * Loads ITEM into every OTM that owns a partition of TPCC now, one {@code loadGlobalTable} each.
+     * An OTM that owns none cannot take it (it answers UNKNOWN_DATABASE: the database is registered
+     * on an OTM when it opens one of its partitions), so a partition that later moves to such an OTM
+     * finds no ITEM there; nothing reloads it.
+     */
+    @Override
+    public void loadItems(List<List<Object>> rows) throws Exception {
+        if (rows.size() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX) {
+            throw new IllegalArgumentException(rows.size() + " ITEM rows do not fit one loadGlobalTable request (at most "
+                    + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " under the 4 MiB body limit)");
+        }
+        java.util.TreeSet<String> owners = new java.util.TreeSet<>();
+        for (PartitionInfo p : client.admin().partitions(TpccSchema.DATABASE)) {
+            owners.add(p.owner());
+        }
+        for (String id : owners) {
+            OtmAddress address = registeredAddress(id);
+            try (OtmClient c = new OtmClient(address.host(), address.port())) {
+                c.loadGlobalTable(OtmTpccTarget.itemRequest(rows));
+            }
+        }
+        itemOwners = List.copyOf(owners);
+    }
+
+    /** The OTMs ITEM was loaded into. */
+    List<String> itemOwners() {
+        return itemOwners;
+    }
+
+    private record OtmAddress(String host, int port) {
+    }
+
+    /** Where OTM {@code id} listens, from its registration in ZooKeeper ({"host": .., "port": ..}, as the client reads it). */
+    private OtmAddress registeredAddress(String id) throws Exception {
+        try (CuratorFramework zk = CuratorFrameworkFactory.newClient(zkConnect, new RetryNTimes(3, 200))) {
+            zk.start();
+            if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("cannot reach ZooKeeper at " + zkConnect);
+            }
+            JsonNode registration = new ObjectMapper().readTree(zk.getData().forPath(new ZkPaths(ZkPaths.DEFAULT_ROOT).otm(id)));
+            return new OtmAddress(registration.path("host").asText(), registration.path("port").asInt());
+        }
+    }
+
+    @Override
+    public TpccLoader.BatchWriter openBatchWriter() {
+        org.elastras.client.Session session = client.newSession();
+        return new TpccLoader.BatchWriter() {
+            @Override
+            public void write(String table, List<List<Object>> rows) {
+                if (rows.isEmpty()) {
+                    return;
+                }
+                int w = (Integer) rows.get(0).get(0);
+                List<Object> args = new ArrayList<>(rows.size() + 1);
+                args.add(table);
+                for (List<Object> row : rows) {
+                    if ((Integer) row.get(0) != w) {
+                        throw new IllegalArgumentException("a load batch must hold rows of one warehouse");
+                    }
+                    args.add(row);
+                }
+                session.call(TpccSchema.DATABASE, "loadRows", List.of(w), args);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public List<Object> readRow(String table, List<Object> key) {
+        List<Object> args = new ArrayList<>(key.size() + 1);
+        args.add(table);
+        args.addAll(key);
+        int w = TpccSchema.ITEM.equals(table) ? 1 : (Integer) key.get(0);
+        return OtmTpccTarget.decodeRow(table, call(w, "readRow", args));
+    }
+
+    @Override
+    public void writeRow(String table, List<Object> row) {
+        call((Integer) row.get(0), "writeRow", List.of(table, new ArrayList<>(row)));
+    }
+
+    @Override
+    public long countRows(String table, int warehouseId, int districtId) {
+        return ((Number) call(warehouseId, "countRows", List.of(table, warehouseId, districtId))).longValue();
+    }
+
+    @Override
+    public List<ConsistencyViolation> checkConsistency(int warehouses, boolean afterLoad, int loadedDeliveredOrders) {
+        List<ConsistencyViolation> violations = new ArrayList<>();
+        for (int w = 1; w <= warehouses; w++) {
+            OtmTpccTarget.collect(violations, call(w, "auditWarehouse", List.of(w)));
+            for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
+                OtmTpccTarget.collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders)));
+            }
+        }
+        violations.sort(java.util.Comparator.comparingInt(ConsistencyViolation::condition));
+        return violations;
+    }
+
+    /** CPU seconds so far of each OTM process, the master and ZooKeeper (the benchmark JVM is the driver's to count). */
+    @Override
+    public Map<String, Double> processCpuSeconds() {
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        cpu.put("master", ProcessCpu.seconds(master.pid()));
+        cpu.put("zookeeper", ProcessCpu.seconds(zookeeper.pid()));
+        for (String id : otmIds) {
+            cpu.put(id, ProcessCpu.seconds(provisioner.pid(id)));
+        }
+        return cpu;
+    }
+
+    // ---- The transactions ----
+
+    @Override
+    public TpccTarget.Session openSession() {
+        org.elastras.client.Session session = client.newSession();
+        return new TpccTarget.Session() {
+            private Object call(int w, String procedure, List<?> args) {
+                return session.call(TpccSchema.DATABASE, procedure, List.of(w), args);
+            }
+
+            @Override
+            public NewOrderResult newOrder(TpccInputs.NewOrder in) {
+                try {
+                    return OtmTpccTarget.newOrderResult(call(in.warehouseId(), "newOrder", OtmTpccTarget.newOrderArgs(in)), 1);
+                } catch (ElasTrasException e) {
+                    if (OtmTpccTarget.isRequestedRollback(e)) {
+                        return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
+                    }
+                    throw e;
+                }
+            }
+
+            @Override
+            public PaymentResult payment(TpccInputs.Payment in) {
+                return OtmTpccTarget.paymentResult(call(in.warehouseId(), "payment", withoutNull(OtmTpccTarget.paymentArgs(in))), 1);
+            }
+
+            @Override
+            public OrderStatusResult orderStatus(TpccInputs.OrderStatus in) {
+                return OtmTpccTarget.orderStatusResult(call(in.warehouseId(), "orderStatus",
+                        withoutNull(OtmTpccTarget.orderStatusArgs(in))), 1);
+            }
+
+            @Override
+            public DeliveryResult delivery(TpccInputs.Delivery in) {
+                return OtmTpccTarget.deliveryResult(call(in.warehouseId(), "delivery", OtmTpccTarget.deliveryArgs(in)), 1);
+            }
+
+            @Override
+            public StockLevelResult stockLevel(TpccInputs.StockLevel in) {
+                return new StockLevelResult(((Number) call(in.warehouseId(), "stockLevel", OtmTpccTarget.stockLevelArgs(in)))
+                        .intValue(), 1);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /**
+     * The arguments with a null last name (Payment and Order-Status by customer id) sent as "":
+     * the routing client's Session copies arguments with List.copyOf, which refuses null, though
+     * the protocol carries null. The procedures read "" as "by id".
+     */
+    private static List<Object> withoutNull(List<Object> args) {
+        List<Object> out = new ArrayList<>(args.size());
+        for (Object a : args) {
+            out.add(a == null ? "" : a);
+        }
+        return out;
+    }
+
+    /** The OTM processes, for tests and tools. */
+    List<String> otmIds() {
+        return otmIds;
+    }
+
+    @Override
+    public void close() {
+        closeAll(client, provisioner, master, zookeeper);
+    }
+
+    /** Closes in this order: the client, the OTMs, the master, ZooKeeper. */
+    private static void closeAll(ElasTrasClient client, LocalProvisioner provisioner, ChildJvm master, ChildJvm zookeeper) {
+        RuntimeException failed = null;
+        for (AutoCloseable c : new AutoCloseable[] {client, provisioner, master, zookeeper}) {
+            if (c == null) {
+                continue;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                failed = failed == null ? new IllegalStateException("closing the TPC-C cluster failed", e) : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.elastras.experiments.tpcc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The driver's bookkeeping against a scripted target whose transactions return at once: every
+ * Payment fails with a serialization failure, New-Orders commit and move a D_NEXT_O_ID counter.
+ * The counts, the failure reasons, the D_NEXT_O_ID cross-check and the per-second timeline must
+ * agree with what the target did, whatever the machine's speed.
+ */
+class TpccDriverCountsWhatTheTerminalsDidTest {
+
+    private static final TpccScale SCALE = TpccScale.scaledDown(2, 200, 30);
+
+    @Test
+    void countsFailuresByReasonAndCrossChecksNewOrdersWithTheDistricts() throws Exception {
+        ScriptedTarget target = new ScriptedTarget();
+        NuRandConstants run = new TpccDataGenerator(SCALE, 5, 0).loadConstants().forRun(5);
+        List<TpccTimeline.Sample> seen = Collections.synchronizedList(new ArrayList<>());
+        int terminalsPerWarehouse = 3;
+        TpccDriver.Result r = new TpccDriver(SCALE, run, 5, () -> 1_000_000L).run(target, terminalsPerWarehouse, 0, 0.5, 1, seen::add);
+
+        TpccDriver.TypeResult newOrders = r.types().get(TransactionType.NEW_ORDER);
+        TpccDriver.TypeResult payments = r.types().get(TransactionType.PAYMENT);
+        assertTrue(newOrders.completed() > 0, "New-Orders completed " + newOrders.completed());
+        assertEquals(0, payments.completed());
+        assertTrue(payments.failed() > 0, "Payments failed " + payments.failed());
+        assertEquals(Map.of("PAYMENT: sqlstate 40001", payments.failed()), r.failuresByReason());
+        assertEquals(payments.failed(), r.failed());
+        assertTrue(r.firstError().startsWith("PAYMENT: "), r.firstError());
+
+        // The database's count and the driver's over the same window differ only by what was in
+        // flight during the first read.
+        int terminals = SCALE.warehouses() * terminalsPerWarehouse;
+        assertEquals(terminals, r.terminals());
+        assertTrue(r.districts().agrees(terminals), r.districts().toString());
+        assertTrue(r.districts().driverCommitted() >= r.newOrdersCommitted(), "the window holds the measured period");
+
+        assertFalse(r.timeline().isEmpty());
+        assertEquals(r.timeline(), seen, "every sample is reported as it is taken");
+        assertTrue(r.timeline().stream().allMatch(TpccTimeline.Sample::measured), "no warm-up was asked for");
+        assertTrue(r.timeline().stream().mapToLong(TpccTimeline.Sample::failed).sum() > 0);
+        assertTrue(r.timeline().stream().mapToLong(s -> s.completed()[TransactionType.PAYMENT.ordinal()]).sum() == 0);
+        assertTrue(r.timeline().get(0).progressLine("scripted").contains("txn/s"));
+    }
+
+    /** New-Order commits at once, Payment always fails with SQLState 40001, the rest succeed. Thread-safe. */
+    private static final class ScriptedTarget implements TpccTarget {
+        private final AtomicLong nextOrderIds = new AtomicLong();
+
+        @Override
+        public String name() {
+            return "scripted";
+        }
+
+        @Override
+        public String description() {
+            return "scripted";
+        }
+
+        @Override
+        public TpccLoader.BatchWriter openBatchWriter() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int loadBatchRowsMax() {
+            return 1;
+        }
+
+        @Override
+        public void loadItems(List<List<Object>> rows) {
+            throw new UnsupportedOperationException();
+        }
+
+        /** Districts all report one shared counter in district (1, 1) and 0 elsewhere, so the sum is the counter. */
+        @Override
+        public List<Object> readRow(String table, List<Object> key) {
+            assertEquals(TpccSchema.DISTRICT, table);
+            List<Object> row = new ArrayList<>(Collections.nCopies(TpccSchema.D_NEXT_O_ID + 1, null));
+            row.set(TpccSchema.D_NEXT_O_ID, key.equals(List.of(1, 1)) ? nextOrderIds.get() : 0L);
+            return row;
+        }
+
+        @Override
+        public void writeRow(String table, List<Object> row) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long countRows(String table, int warehouseId, int districtId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<ConsistencyViolation> checkConsistency(int warehouses, boolean afterLoad, int loadedDeliveredOrders) {
+            return List.of();
+        }
+
+        @Override
+        public Session openSession() {
+            return new Session() {
+                @Override
+                public NewOrderResult newOrder(TpccInputs.NewOrder input) {
+                    if (input.rollback()) {
+                        return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
+                    }
+                    return new NewOrderResult(false, (int) nextOrderIds.incrementAndGet(), BigDecimal.ONE, 1);
+                }
+
+                @Override
+                public PaymentResult payment(TpccInputs.Payment input) throws SQLException {
+                    throw new SQLException("could not serialize access", "40001");
+                }
+
+                @Override
+                public OrderStatusResult orderStatus(TpccInputs.OrderStatus input) {
+                    return new OrderStatusResult(1, BigDecimal.ZERO, 0, null, 0, 1);
+                }
+
+                @Override
+                public DeliveryResult delivery(TpccInputs.Delivery input) {
+                    return new DeliveryResult(Collections.nCopies(10, 1), 1);
+                }
+
+                @Override
+                public StockLevelResult stockLevel(TpccInputs.StockLevel input) {
+                    return new StockLevelResult(0, 1);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
