@@ -254,6 +254,7 @@ public final class ClusterState {
         Set<Integer> levelsMoving = levelsInMoves();
         for (String otmId : draining) {
             boolean owns = false;
+            int movingOff = movesOff(otmId);
             for (Partition p : partitions.values()) {
                 if (!otmId.equals(p.record.owner()) || p.state == PartitionState.UNASSIGNED
                         || p.state == PartitionState.AWAITING_FENCE) {
@@ -261,18 +262,31 @@ public final class ClusterState {
                 }
                 owns = true;
                 if (p.state == PartitionState.SERVING && !load.isEmpty() && inFlight < limits.opensInFlightMax()
-                        && mayMoveBeside(level(p), levelsMoving)) {
+                        && movingOff < limits.drainMovesPerOtmMax() && mayMoveBeside(level(p), levelsMoving)) {
                     String to = AssignmentPlanner.leastLoaded(load);
                     load.merge(to, 1, Integer::sum);
                     startMove(p, to, "draining " + otmId, out);
                     levelsMoving.add(level(p));
                     inFlight++;
+                    movingOff++;
                 }
             }
             if (!owns && drainedReported.add(otmId)) {
                 out.add(new Decision.OtmDrained(otmId));
             }
         }
+    }
+
+    /** Moves off {@code otmId} under way: closing there, or closed there and not serving elsewhere yet. */
+    private int movesOff(String otmId) {
+        int n = 0;
+        for (Partition p : partitions.values()) {
+            if ((p.state == PartitionState.CLOSING && otmId.equals(p.record.owner())) || (otmId.equals(p.movedFrom)
+                    && (p.state == PartitionState.OPENING || p.state == PartitionState.RETRY_WAIT))) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**

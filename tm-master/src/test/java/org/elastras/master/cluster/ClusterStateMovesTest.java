@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterStateMovesTest {
 
-    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000);
+    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 4);
 
-    private final ClusterState state = new ClusterState(LIMITS, 0);
+    private ClusterState state = new ClusterState(LIMITS, 0);
 
     private List<Decision> on(ClusterEvent e) {
         return state.on(e);
@@ -177,6 +177,22 @@ class ClusterStateMovesTest {
         assertEquals(1, only(on(new MoveRequested(2, "otm-a", "operator")), MoveRefused.class).size());
         on(new DrainRequested("otm-a", false));
         assertEquals(1, only(on(new MoveRequested(2, "otm-a", "operator")), ClosePartition.class).size());
+    }
+
+    @Test
+    void aDrainMovesAtMostItsBoundOffOneOtmAtATime() {
+        state = new ClusterState(new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 1), 0);
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        List<Decision> first = on(new DrainRequested("otm-a", true));
+        assertEquals(List.of(1L), only(first, ClosePartition.class).stream().map(c -> c.record().partitionId()).toList(),
+                "one move at a time; partition 3 serves on otm-a meanwhile");
+        assertEquals(PartitionState.SERVING, view(3).state());
+        List<Decision> closed = on(new CloseDone(1, "otm-a", view(1).record().epoch()));
+        assertTrue(only(closed, ClosePartition.class).isEmpty(), "the first move is not over until it serves again");
+        OpenPartition open = only(closed, OpenPartition.class).get(0);
+        List<Decision> served = on(new OpenDone(1, open.assignment().owner(), open.assignment().epoch()));
+        assertEquals(List.of(3L), only(served, ClosePartition.class).stream().map(c -> c.record().partitionId()).toList());
     }
 
     @Test
