@@ -93,8 +93,7 @@ import org.elastras.storage.dfs.Dfs;
  * a bounded pool does the blocking IO and posts the outcome back. The admin methods are
  * thread-safe and run on the loop.
  *
- * <p>Not built yet: load-based balancing and moves, reloading global tables on a new owner,
- * splitting META.
+ * <p>Not built yet: reloading global tables on a new owner, splitting META.
  */
 public final class Master implements AutoCloseable {
 
