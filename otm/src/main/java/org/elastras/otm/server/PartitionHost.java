@@ -48,6 +48,14 @@ final class PartitionHost {
     static final long OPEN_TIMESTAMP_WAIT_MS = 10_000;
 
     private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
+    /**
+     * Smallest memtable a close flushes while the partition still serves. A flush costs about five
+     * syncs (the table, its directory, the manifest written and renamed) whatever its size, and
+     * the close flushes again after it stops admitting; below this size writing the table costs
+     * less than those syncs, so the first flush would only lengthen the move. Above it, the table
+     * is written while clients are still served.
+     */
+    static final long PRE_FLUSH_BYTES_MIN = 1 << 20;
     /** Locks serialising opens and closes by partition id (a power of two). */
     private static final int LIFECYCLE_STRIPES = 64;
 
@@ -240,9 +248,9 @@ final class PartitionHost {
     }
 
     /**
-     * Stops serving a partition: flushes its memtable while it still serves, then stops admitting,
-     * drains its commits, flushes what came in meanwhile and leaves a manifest needing no log. The
-     * first flush takes the bulk of the memtable off the time the partition serves nobody.
+     * Stops serving a partition: drains its commits, flushes, leaves a manifest needing no log. A
+     * memtable of at least {@link #PRE_FLUSH_BYTES_MIN} is flushed first while the partition still
+     * serves, so that only what came in meanwhile is flushed while it serves nobody.
      */
     void close(long partitionId) throws IOException, InterruptedException {
         hostLock.readLock().lock();
@@ -260,7 +268,10 @@ final class PartitionHost {
                 throw notServed(partitionId);
             }
             long preFlushStarted = System.nanoTime();
-            s.store().flush();
+            long memtableBytes = s.store().stats().memtableBytes();
+            if (memtableBytes >= PRE_FLUSH_BYTES_MIN) {
+                s.store().flush();
+            }
             long started = System.nanoTime();
             transactions.removePartition(partitionId, drainTimeoutMs);
             served.remove(partitionId);
@@ -271,7 +282,8 @@ final class PartitionHost {
             deleteObsoleteSegments();
             long done = System.nanoTime();
             LOG.info(() -> "closed partition " + partitionId + " in " + (done - preFlushStarted) / 1_000_000
-                    + " ms: flushed while serving in " + (started - preFlushStarted) / 1_000_000
+                    + " ms: memtable " + memtableBytes + " bytes, flushed while serving in "
+                    + (started - preFlushStarted) / 1_000_000
                     + " ms, then served nobody for " + (done - started) / 1_000_000 + " ms (drain "
                     + (drained - started) / 1_000_000 + " ms, flush and manifest " + (flushed - drained) / 1_000_000
                     + " ms, log segments " + (done - flushed) / 1_000_000 + " ms)");

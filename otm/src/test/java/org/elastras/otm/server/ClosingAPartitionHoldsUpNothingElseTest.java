@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
@@ -25,10 +23,6 @@ import org.elastras.otm.txn.RowTransaction;
 import org.elastras.otm.txn.SnapshotTracker;
 import org.elastras.otm.txn.TransactionLimits;
 import org.elastras.otm.txn.TransactionManager;
-import org.elastras.storage.dfs.Dfs;
-import org.elastras.storage.dfs.DfsFile;
-import org.elastras.storage.dfs.DfsOutput;
-import org.elastras.storage.dfs.MemoryDfs;
 import org.elastras.storage.sstable.BlockCache;
 import org.elastras.storage.store.StoreEnvironment;
 import org.elastras.storage.store.StoreOptions;
@@ -40,85 +34,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two partitions of one OTM close side by side: while one close is stuck writing its flush to
- * the DFS, another partition closes (and opens) at once instead of queueing behind it, and the
- * stuck one finishes with its data once the DFS answers.
+ * Closing a partition (for a move) holds up as little as it can: while one close is stuck
+ * writing its flush to the DFS, another partition of the OTM closes (and one opens) at once
+ * instead of queueing behind it; and a large memtable is flushed while its partition still
+ * serves. Either way the closed partition keeps its data.
  */
-class PartitionsOfOneOtmCloseInParallelTest {
+class ClosingAPartitionHoldsUpNothingElseTest {
 
     private static final DatabaseSchema BANK = DatabaseSchema.singlePartition("BANK")
             .plain("ACCOUNTS", t -> t.column("ID", ColumnType.BIGINT).column("BALANCE", ColumnType.BIGINT).key("ID"))
             .build();
-
-    /** A DFS that holds every file creation under one directory until released. */
-    private static final class GatedDfs implements Dfs {
-        private final MemoryDfs inner = new MemoryDfs();
-        private volatile String gatedPrefix;
-        private final CountDownLatch blocked = new CountDownLatch(1);
-        private final CountDownLatch released = new CountDownLatch(1);
-
-        @Override
-        public URI uri() {
-            return inner.uri();
-        }
-
-        @Override
-        public DfsOutput create(String path) throws IOException {
-            String prefix = gatedPrefix;
-            if (prefix != null && path.startsWith(prefix)) {
-                blocked.countDown();
-                try {
-                    if (!released.await(30, TimeUnit.SECONDS)) {
-                        throw new IOException("the test never released " + path);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted", e);
-                }
-            }
-            return inner.create(path);
-        }
-
-        @Override
-        public DfsFile open(String path) throws IOException {
-            return inner.open(path);
-        }
-
-        @Override
-        public List<String> list(String directory) throws IOException {
-            return inner.list(directory);
-        }
-
-        @Override
-        public boolean exists(String path) throws IOException {
-            return inner.exists(path);
-        }
-
-        @Override
-        public long length(String path) throws IOException {
-            return inner.length(path);
-        }
-
-        @Override
-        public void rename(String source, String target) throws IOException {
-            inner.rename(source, target);
-        }
-
-        @Override
-        public boolean delete(String path) throws IOException {
-            return inner.delete(path);
-        }
-
-        @Override
-        public void mkdirs(String directory) throws IOException {
-            inner.mkdirs(directory);
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
-        }
-    }
+    private static final DatabaseSchema DOCS = DatabaseSchema.singlePartition("DOCS")
+            .plain("PAGES", t -> t.column("ID", ColumnType.BIGINT).column("TEXT", ColumnType.varchar(4_000)).key("ID"))
+            .build();
 
     private final GatedDfs dfs = new GatedDfs();
     private WalWriter wal;
@@ -137,11 +65,12 @@ class PartitionsOfOneOtmCloseInParallelTest {
                 new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0), transactions, timestamps, snapshots,
                 new GlobalTables(10), 5_000, 10);
         host.registerDatabase(BANK);
+        host.registerDatabase(DOCS);
     }
 
     @AfterEach
     void stop() throws IOException {
-        dfs.released.countDown();
+        dfs.release();
         host.abandonAll();
         wal.close();
     }
@@ -184,11 +113,50 @@ class PartitionsOfOneOtmCloseInParallelTest {
         assertNotNull(host.served(3));
         assertFalse(stuck.isDone(), "partition 1's close is still held by the DFS");
 
-        dfs.released.countDown();
+        dfs.release();
         stuck.get(20, TimeUnit.SECONDS);
         host.open("BANK", 1, null, null);
         host.open("BANK", 2, null, null);
         assertEquals(100L, balance(1, 7), "partition 1 closed with its data");
         assertEquals(200L, balance(2, 8), "partition 2 closed with its data");
+    }
+
+    @Test
+    void aLargeMemtableIsFlushedWhileThePartitionStillServes() throws Exception {
+        host.open("DOCS", 4, null, null);
+        String text = "x".repeat(3_000);
+        long pages = 0;
+        while (host.served(4).store().stats().memtableBytes() < PartitionHost.PRE_FLUSH_BYTES_MIN) {
+            RowTransaction t = host.served(4).access().begin(transactions, Isolation.SERIALIZABLE, "test");
+            for (int i = 0; i < 100; i++) {
+                t.put("PAGES", Arrays.asList(pages++, text));
+            }
+            t.commit();
+        }
+
+        dfs.gatedPrefix = PartitionHost.partitionDirectory("DOCS", 4) + "/";
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> {
+            try {
+                host.close(4);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> dfs.blocked.await(), "the close never flushed");
+        // The close is writing the table: the partition still takes reads and commits.
+        RowTransaction during = host.served(4).access().begin(transactions, Isolation.SERIALIZABLE, "test");
+        during.put("PAGES", Arrays.asList(pages, "written during the flush"));
+        during.commit();
+        assertFalse(closing.isDone());
+
+        dfs.release();
+        closing.get(20, TimeUnit.SECONDS);
+        assertEquals(ErrorCode.NOT_OWNER, assertThrows(ElasTrasException.class, () -> host.served(4)).code());
+        host.open("DOCS", 4, null, null);
+        RowTransaction after = host.served(4).access().begin(transactions, Isolation.SNAPSHOT, "test");
+        assertEquals(text, after.get("PAGES", List.of(0L)).get(1));
+        assertEquals("written during the flush", after.get("PAGES", List.of(pages)).get(1), "the commit made while the"
+                + " close flushed is kept");
+        after.commit();
     }
 }
