@@ -279,10 +279,10 @@ public final class CatalogStore {
         try {
             if (versions.size() > PartitionRowSwap.VERSIONS_MAX) {
                 // Many attempts whose answers were lost (a long catalog outage): more than one call carries.
-                throw new ProcedureMissing("the row may hold any of " + versions.size() + " versions");
+                throw new SwapNotUsable("the row may hold any of " + versions.size() + " versions");
             }
             result = swap(holder, what, versions, wire);
-        } catch (ProcedureMissing missing) {
+        } catch (SwapNotUsable missing) {
             writeInTransaction(record, holder, set, row, wire);
             remember(record.partitionId(), mine);
             return;
@@ -299,15 +299,15 @@ public final class CatalogStore {
     }
 
     /** The swap cannot be used for this write (the holder does not know it, or too many versions to name). */
-    private static final class ProcedureMissing extends Exception {
-        ProcedureMissing(String message) {
+    private static final class SwapNotUsable extends Exception {
+        SwapNotUsable(String message) {
             super(message, null, false, false);
         }
     }
 
     /** Calls {@link PartitionRowSwap} on the holder: one request, one transaction there. */
     private PartitionRowSwap.Result swap(Holder holder, String what, List<Version> versions, Map<String, Object> wire)
-            throws CatalogUnavailableException, ProcedureMissing {
+            throws CatalogUnavailableException, SwapNotUsable {
         List<Object> values = new ArrayList<>(PARTITIONS_TABLE.columns().size());
         for (Column c : PARTITIONS_TABLE.columns()) {
             values.add(wire.get(c.name()));
@@ -318,7 +318,7 @@ public final class CatalogStore {
                     PartitionRowSwap.args(versions, values), Isolation.SERIALIZABLE, 0));
         } catch (ElasTrasException e) {
             if (e.code() == ErrorCode.UNKNOWN_PROCEDURE) {
-                throw new ProcedureMissing(e.getMessage());
+                throw new SwapNotUsable(e.getMessage());
             }
             throw unavailable(holder, what, e);
         }
