@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Logger;
 import org.elastras.catalog.key.KeyCodec;
 import org.elastras.catalog.key.KeyRange;
@@ -37,8 +38,9 @@ import org.elastras.storage.wal.WalWriter;
  * serves; closing drains its commits, flushes and leaves a manifest that needs no log; flushing
  * also lets the OTM delete WAL segments no partition needs any more.
  *
- * <p>Thread-safe. Opening and closing one partition are serialised per host (they are rare and
- * slow; reads of the served set are lock-free).
+ * <p>Thread-safe. Opening and closing one partition are serialised; different partitions open
+ * and close in parallel (several moves may be under way at once). Reads of the served set are
+ * lock-free.
  */
 final class PartitionHost {
 
@@ -46,6 +48,16 @@ final class PartitionHost {
     static final long OPEN_TIMESTAMP_WAIT_MS = 10_000;
 
     private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
+    /**
+     * Smallest memtable a close flushes while the partition still serves. A flush costs about five
+     * syncs (the table, its directory, the manifest written and renamed) whatever its size, and
+     * the close flushes again after it stops admitting; below this size writing the table costs
+     * less than those syncs, so the first flush would only lengthen the move. Above it, the table
+     * is written while clients are still served.
+     */
+    static final long PRE_FLUSH_BYTES_MIN = 1 << 20;
+    /** Locks serialising opens and closes by partition id (a power of two). */
+    private static final int LIFECYCLE_STRIPES = 64;
 
     /** One served partition. */
     record Served(PartitionDescriptor descriptor, TableAccess access, PartitionStore store, List<Object> startKey,
@@ -68,7 +80,19 @@ final class PartitionHost {
 
     private final Map<String, DatabaseSchema> databases = new ConcurrentHashMap<>();
     private final Map<Long, Served> served = new ConcurrentHashMap<>();
-    private final Object lifecycle = new Object();
+    /** Guards registering schemas (the check and the bound on {@link #databases}). */
+    private final Object schemaLock = new Object();
+    /**
+     * Opens and closes hold the read lock; {@link #abandonAll} the write lock, so it waits for
+     * them and none starts after it.
+     */
+    private final ReentrantReadWriteLock hostLock = new ReentrantReadWriteLock();
+    /**
+     * Serialise the opens and closes of one partition (by id, striped: a fixed number of locks
+     * however many partitions come and go); different partitions open and close in parallel, so
+     * moves under way at once do not queue behind each other's flushes.
+     */
+    private final Object[] lifecycleStripes = new Object[LIFECYCLE_STRIPES];
 
     PartitionHost(String otmId, Dfs dfs, WalWriter wal, UnappliedCommits unapplied, StoreOptions storeOptions,
             StoreEnvironment environment, TransactionManager transactions, TimestampSource timestamps,
@@ -85,6 +109,14 @@ final class PartitionHost {
         this.globals = globals;
         this.drainTimeoutMs = drainTimeoutMs;
         this.databasesMax = databasesMax;
+        for (int i = 0; i < lifecycleStripes.length; i++) {
+            lifecycleStripes[i] = new Object();
+        }
+    }
+
+    /** The lock that serialises opening and closing {@code partitionId}. */
+    private Object lifecycle(long partitionId) {
+        return lifecycleStripes[(int) (partitionId ^ (partitionId >>> 32)) & (LIFECYCLE_STRIPES - 1)];
     }
 
     /** The DFS directory of the log of the OTM named {@code walId}. */
@@ -120,7 +152,7 @@ final class PartitionHost {
      */
     void registerDatabase(DatabaseSchema schema) {
         String name = Names.canonical(schema.name());
-        synchronized (lifecycle) {
+        synchronized (schemaLock) {
             DatabaseSchema existing = databases.get(name);
             if (existing != null) {
                 if (!existing.equals(schema)) {
@@ -150,7 +182,17 @@ final class PartitionHost {
     void open(String database, long partitionId, List<Object> startKey, List<Object> endKey) throws IOException {
         DatabaseSchema schema = database(database);
         KeyRange range = range(schema, startKey, endKey);
-        synchronized (lifecycle) {
+        hostLock.readLock().lock();
+        try {
+            openLocked(schema, range, partitionId, startKey, endKey);
+        } finally {
+            hostLock.readLock().unlock();
+        }
+    }
+
+    private void openLocked(DatabaseSchema schema, KeyRange range, long partitionId, List<Object> startKey,
+            List<Object> endKey) throws IOException {
+        synchronized (lifecycle(partitionId)) {
             Served existing = served.get(partitionId);
             if (existing != null) {
                 if (!Names.same(existing.descriptor().database(), schema.name())) {
@@ -166,6 +208,14 @@ final class PartitionHost {
                     environment);
             try {
                 InDoubtReplay inDoubt = new InDoubtReplay(partitionId);
+                WalPosition ownToReplay = store.manifest().replayPoints().get(otmId);
+                if (ownToReplay != null) {
+                    // Replay reads this OTM's own log from there: keep a concurrent close or flush
+                    // of another partition from deleting those segments meanwhile. Never past what
+                    // finishRecovery records below (the older of this and the oldest unapplied
+                    // commit, which only moves forward), so the retention only moves forward.
+                    retention.retain(partitionId, WalPosition.min(ownToReplay, unapplied.replayPoint()));
+                }
                 PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
                         walId -> recoveryWalDirectory(dfs, walId), inDoubt);
                 // New commits must order after every recovered one, and transactions must read at a
@@ -198,18 +248,46 @@ final class PartitionHost {
         }
     }
 
-    /** Stops serving a partition: drains its commits, flushes, leaves a manifest needing no log. */
+    /**
+     * Stops serving a partition: drains its commits, flushes, leaves a manifest needing no log. A
+     * memtable of at least {@link #PRE_FLUSH_BYTES_MIN} is flushed first while the partition still
+     * serves, so that only what came in meanwhile is flushed while it serves nobody.
+     */
     void close(long partitionId) throws IOException, InterruptedException {
-        synchronized (lifecycle) {
+        hostLock.readLock().lock();
+        try {
+            closeLocked(partitionId);
+        } finally {
+            hostLock.readLock().unlock();
+        }
+    }
+
+    private void closeLocked(long partitionId) throws IOException, InterruptedException {
+        synchronized (lifecycle(partitionId)) {
             Served s = served.get(partitionId);
             if (s == null) {
                 throw notServed(partitionId);
             }
+            long preFlushStarted = System.nanoTime();
+            long memtableBytes = s.store().stats().memtableBytes();
+            if (memtableBytes >= PRE_FLUSH_BYTES_MIN) {
+                s.store().flush();
+            }
+            long started = System.nanoTime();
             transactions.removePartition(partitionId, drainTimeoutMs);
             served.remove(partitionId);
+            long drained = System.nanoTime();
             s.store().closeAfterFlush();
+            long flushed = System.nanoTime();
             retention.release(partitionId);
             deleteObsoleteSegments();
+            long done = System.nanoTime();
+            LOG.info(() -> "closed partition " + partitionId + " in " + (done - preFlushStarted) / 1_000_000
+                    + " ms: memtable " + memtableBytes + " bytes, flushed while serving in "
+                    + (started - preFlushStarted) / 1_000_000
+                    + " ms, then served nobody for " + (done - started) / 1_000_000 + " ms (drain "
+                    + (drained - started) / 1_000_000 + " ms, flush and manifest " + (flushed - drained) / 1_000_000
+                    + " ms, log segments " + (done - flushed) / 1_000_000 + " ms)");
         }
     }
 
@@ -247,11 +325,14 @@ final class PartitionHost {
 
     /** Closes every store without flushing (the process is going away; the WAL has everything). */
     void abandonAll() {
-        synchronized (lifecycle) {
+        hostLock.writeLock().lock();
+        try {
             for (Served s : served.values()) {
                 s.store().close();
             }
             served.clear();
+        } finally {
+            hostLock.writeLock().unlock();
         }
     }
 

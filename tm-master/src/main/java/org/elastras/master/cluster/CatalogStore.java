@@ -25,10 +25,13 @@ import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.catalog.schema.TableSchema;
 import org.elastras.client.CatalogRows;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.ElasTrasException;
@@ -41,6 +44,8 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.WireValues;
+import org.elastras.otm.catalog.PartitionRowSwap;
+import org.elastras.otm.catalog.PartitionRowSwap.Version;
 
 /**
  * The master's reads and writes of the catalog ({@link CatalogSchemas}): the ROOT partition's
@@ -95,14 +100,12 @@ public final class CatalogStore {
     public record MetaContents(List<PartitionRecord> partitions, long maxPartitionId) {
     }
 
-    /** A row's (epoch, writer): what a conditional write compares. */
-    private record Version(long epoch, String writer) {
-    }
-
     private final CuratorFramework zk;
     private final ZkPaths paths;
     private final String writer;
     private final Function<String, SchemaSpec> schemas;
+    private static final TableSchema PARTITIONS_TABLE = CatalogSchemas.meta().table(CatalogSchemas.PARTITIONS);
+
     private final ProtocolCodec codec = new ProtocolCodec();
     /** Per partition id: the row versions a write may replace. Each set is guarded by itself. */
     private final Map<Long, Set<Version>> acceptable = new ConcurrentHashMap<>();
@@ -246,7 +249,9 @@ public final class CatalogStore {
 
     /**
      * Rewrites a partition's record (new owner and epoch): in ZooKeeper for ROOT ({@code holder}
-     * null), else in {@code holder}, if the row still holds a version this store knows.
+     * null), else in {@code holder}, if the row still holds a version this store knows. One request
+     * to the holder: the catalog's compare-and-set procedure ({@link PartitionRowSwap}); an OTM
+     * without it (an older version) gets the same check as an interactive transaction.
      *
      * @throws SupersededException if someone else changed it: another master is active
      * @throws CatalogUnavailableException if the holder cannot be reached or does not serve it now
@@ -262,10 +267,67 @@ public final class CatalogStore {
             throw new IllegalStateException("partition " + record.partitionId() + " was never loaded or created here");
         }
         Version mine = new Version(record.epoch(), writer);
+        List<Version> versions;
         synchronized (set) {
             set.add(mine);
+            versions = new ArrayList<>(set);
         }
         MetaRow row = toMetaRow(record);
+        Map<String, Object> wire = CatalogRows.toWire(row, json(record), writer);
+        String what = "record partition " + record.partitionId();
+        PartitionRowSwap.Result result;
+        try {
+            if (versions.size() > PartitionRowSwap.VERSIONS_MAX) {
+                // Many attempts whose answers were lost (a long catalog outage): more than one call carries.
+                throw new SwapNotUsable("the row may hold any of " + versions.size() + " versions");
+            }
+            result = swap(holder, what, versions, wire);
+        } catch (SwapNotUsable missing) {
+            writeInTransaction(record, holder, set, row, wire);
+            remember(record.partitionId(), mine);
+            return;
+        }
+        switch (result.outcome()) {
+            case SWAPPED -> remember(record.partitionId(), mine);
+            case MISSING -> throw new SupersededException("the catalog row of partition " + record.partitionId()
+                    + " is gone from " + holder.database() + " partition " + holder.partitionId()
+                    + "; another master is active and this one must step down", null);
+            case SUPERSEDED -> throw new SupersededException("the catalog row of partition " + record.partitionId()
+                    + " was written by " + result.found().writer() + " (epoch " + result.found().epoch()
+                    + "), not by this master; another master is active and this one must step down", null);
+        }
+    }
+
+    /** The swap cannot be used for this write (the holder does not know it, or too many versions to name). */
+    private static final class SwapNotUsable extends Exception {
+        SwapNotUsable(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Calls {@link PartitionRowSwap} on the holder: one request, one transaction there. */
+    private PartitionRowSwap.Result swap(Holder holder, String what, List<Version> versions, Map<String, Object> wire)
+            throws CatalogUnavailableException, SwapNotUsable {
+        List<Object> values = new ArrayList<>(PARTITIONS_TABLE.columns().size());
+        for (Column c : PARTITIONS_TABLE.columns()) {
+            values.add(wire.get(c.name()));
+        }
+        CallResponse response;
+        try {
+            response = holder.otm().call(new CallRequest(holder.database(), holder.partitionId(), PartitionRowSwap.NAME,
+                    PartitionRowSwap.args(versions, values), Isolation.SERIALIZABLE, 0));
+        } catch (ElasTrasException e) {
+            if (e.code() == ErrorCode.UNKNOWN_PROCEDURE) {
+                throw new SwapNotUsable(e.getMessage());
+            }
+            throw unavailable(holder, what, e);
+        }
+        return PartitionRowSwap.Result.fromWire(response.result());
+    }
+
+    /** The same compare-and-set as {@link PartitionRowSwap}, as an interactive SERIALIZABLE transaction. */
+    private void writeInTransaction(PartitionRecord record, Holder holder, Set<Version> set, MetaRow row,
+            Map<String, Object> wire) throws CatalogUnavailableException, SupersededException {
         OtmClient otm = holder.otm();
         inTransaction(holder, "record partition " + record.partitionId(), txnId -> {
             GetResponse current = otm.get(new GetRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(row)));
@@ -283,10 +345,9 @@ public final class CatalogStore {
                 throw new Superseded("the catalog row of partition " + record.partitionId() + " was written by "
                         + found.writer() + " (epoch " + version.epoch() + "), not by this master");
             }
-            otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.toWire(row, json(record), writer)));
+            otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, wire));
             return null;
         });
-        remember(record.partitionId(), mine);
     }
 
     /**

@@ -251,25 +251,67 @@ public final class ClusterState {
         }
         TreeMap<String, Integer> load = targets();
         int inFlight = movesInFlight() + opensInFlight.size();
+        Set<Integer> levelsMoving = levelsInMoves();
         for (String otmId : draining) {
             boolean owns = false;
+            int movingOff = movesOff(otmId);
             for (Partition p : partitions.values()) {
                 if (!otmId.equals(p.record.owner()) || p.state == PartitionState.UNASSIGNED
                         || p.state == PartitionState.AWAITING_FENCE) {
                     continue;
                 }
                 owns = true;
-                if (p.state == PartitionState.SERVING && !load.isEmpty() && inFlight < limits.opensInFlightMax()) {
+                if (p.state == PartitionState.SERVING && !load.isEmpty() && inFlight < limits.opensInFlightMax()
+                        && movingOff < limits.drainMovesPerOtmMax() && mayMoveBeside(level(p), levelsMoving)) {
                     String to = AssignmentPlanner.leastLoaded(load);
                     load.merge(to, 1, Integer::sum);
                     startMove(p, to, "draining " + otmId, out);
+                    levelsMoving.add(level(p));
                     inFlight++;
+                    movingOff++;
                 }
             }
             if (!owns && drainedReported.add(otmId)) {
                 out.add(new Decision.OtmDrained(otmId));
             }
         }
+    }
+
+    /** Moves off {@code otmId} under way: closing there, or closed there and not serving elsewhere yet. */
+    private int movesOff(String otmId) {
+        int n = 0;
+        for (Partition p : partitions.values()) {
+            if ((p.state == PartitionState.CLOSING && otmId.equals(p.record.owner())) || (otmId.equals(p.movedFrom)
+                    && (p.state == PartitionState.OPENING || p.state == PartitionState.RETRY_WAIT))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The catalog levels ({@link CatalogSchemas#level}) of the partitions in a move: closing at the
+     * origin, or closed there and not serving at the destination yet.
+     */
+    private Set<Integer> levelsInMoves() {
+        Set<Integer> levels = new HashSet<>();
+        for (Partition p : partitions.values()) {
+            if (p.state == PartitionState.CLOSING || (p.movedFrom != null
+                    && (p.state == PartitionState.OPENING || p.state == PartitionState.RETRY_WAIT))) {
+                levels.add(level(p));
+            }
+        }
+        return levels;
+    }
+
+    /**
+     * Whether a drain may start moving a partition of catalog level {@code level} beside moves of
+     * {@code levelsMoving}: not beside a move one level up or down. A partition's move writes its
+     * record one level up, so it would wait (a retry backoff and more) while that catalog
+     * partition moves, and it would make a move one level down wait in turn.
+     */
+    private static boolean mayMoveBeside(int level, Set<Integer> levelsMoving) {
+        return !levelsMoving.contains(level - 1) && !levelsMoving.contains(level + 1);
     }
 
     /** Live OTMs that may receive partitions (not draining), each with how many it has or is opening. */

@@ -24,6 +24,7 @@ import org.elastras.catalog.schema.Names;
 import org.elastras.client.CatalogRows;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.OpenPartitionRequest;
@@ -193,6 +194,45 @@ class CatalogStoreTest {
         // The new master goes on writing.
         next.write(moved.assignedTo("otm-1"), meta());
         assertEquals("otm-1", reader.loadMeta(client, 2, Set.of("BANK")).partitions().get(0).owner());
+    }
+
+    /** Writes {@code record} with ever newer epochs while META is closed: every attempt fails and is remembered. */
+    private PartitionRecord failWhileMetaIsClosed(CatalogStore store, PartitionRecord record, int attempts) {
+        client.closePartition(new ClosePartitionRequest(CatalogSchemas.FIRST_META_PARTITION_ID));
+        PartitionRecord last = record;
+        for (int i = 0; i < attempts; i++) {
+            last = last.assignedTo("otm-1");
+            PartitionRecord attempt = last;
+            assertThrows(CatalogStore.CatalogUnavailableException.class, () -> store.write(attempt, meta()));
+        }
+        client.openPartition(new OpenPartitionRequest(CatalogSchemas.META_DATABASE,
+                CatalogSchemas.FIRST_META_PARTITION_ID, null, null));
+        return last;
+    }
+
+    @Test
+    void aWriteAfterManyLostAttemptsStillChecksTheRowItReplaces() throws Exception {
+        CatalogStore a = bootstrap("master-a/1");
+        SchemaSpec bank = SchemaSpec.of(MasterReassignsAFailedOtmsPartitionsTest.bank());
+        schemas.put("BANK", bank);
+        PartitionRecord tenant = PartitionRecord.unassigned("BANK", 3, null, null);
+        a.createDatabase(bank, List.of(tenant), root(), r -> meta());
+
+        // More attempts than one swap call may name: the write checks the row interactively, and
+        // one of them is what the row holds (the first attempts committed nothing, so: the create's).
+        PartitionRecord tried = failWhileMetaIsClosed(a, tenant, 70);
+        PartitionRecord written = tried.assignedTo("otm-2");
+        a.write(written, meta());
+        CatalogStore reader = store("reader/9");
+        assertEquals(List.of(written), reader.loadMeta(client, 2, Set.of("BANK")).partitions());
+
+        // Another master takes the row over; the first, again past the swap's bound, must fail.
+        CatalogStore b = store("master-b/2");
+        PartitionRecord taken = b.loadMeta(client, 2, Set.of("BANK")).partitions().get(0).assignedTo("otm-3");
+        b.write(taken, meta());
+        PartitionRecord late = failWhileMetaIsClosed(a, written, 70).assignedTo("otm-1");
+        assertThrows(CatalogStore.SupersededException.class, () -> a.write(late, meta()));
+        assertEquals(List.of(taken), reader.loadMeta(client, 2, Set.of("BANK")).partitions(), "the late write changed nothing");
     }
 
     @Test

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterStateMovesTest {
 
-    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000);
+    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 4);
 
-    private final ClusterState state = new ClusterState(LIMITS, 0);
+    private ClusterState state = new ClusterState(LIMITS, 0);
 
     private List<Decision> on(ClusterEvent e) {
         return state.on(e);
@@ -177,6 +177,64 @@ class ClusterStateMovesTest {
         assertEquals(1, only(on(new MoveRequested(2, "otm-a", "operator")), MoveRefused.class).size());
         on(new DrainRequested("otm-a", false));
         assertEquals(1, only(on(new MoveRequested(2, "otm-a", "operator")), ClosePartition.class).size());
+    }
+
+    @Test
+    void aDrainMovesAtMostItsBoundOffOneOtmAtATime() {
+        state = new ClusterState(new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 1), 0);
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        List<Decision> first = on(new DrainRequested("otm-a", true));
+        assertEquals(List.of(1L), only(first, ClosePartition.class).stream().map(c -> c.record().partitionId()).toList(),
+                "one move at a time; partition 3 serves on otm-a meanwhile");
+        assertEquals(PartitionState.SERVING, view(3).state());
+        List<Decision> closed = on(new CloseDone(1, "otm-a", view(1).record().epoch()));
+        assertTrue(only(closed, ClosePartition.class).isEmpty(), "the first move is not over until it serves again");
+        OpenPartition open = only(closed, OpenPartition.class).get(0);
+        List<Decision> served = on(new OpenDone(1, open.assignment().owner(), open.assignment().epoch()));
+        assertEquals(List.of(3L), only(served, ClosePartition.class).stream().map(c -> c.record().partitionId()).toList());
+    }
+
+    @Test
+    void aDrainNeverMovesACatalogPartitionBesideTheLevelsNextToIt() {
+        on(new OtmJoined("otm-a", "ha", 1));
+        List<Decision> opened = new ArrayList<>();
+        opened.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("ROOT", 1, null, null))));
+        opened.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("META", 2, null, null))));
+        opened.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("SHOP", 3, null, null))));
+        opened.addAll(on(new PartitionRegistered(PartitionRecord.unassigned("SHOP", 4, null, null))));
+        while (!opened.isEmpty()) {
+            opened = confirmAll(opened);
+        }
+        assertTrue(state.levelServing(2));
+        on(new OtmJoined("otm-b", "hb", 2));
+
+        // ROOT and the user partitions move together (ROOT's record is in ZooKeeper, theirs in
+        // META); META, whose record is in ROOT and which holds theirs, waits for all of them.
+        List<Decision> first = on(new DrainRequested("otm-a", true));
+        assertEquals(List.of(1L, 3L, 4L), only(first, ClosePartition.class).stream().map(c -> c.record().partitionId())
+                .toList());
+        List<Decision> next = new ArrayList<>();
+        for (ClosePartition c : only(first, ClosePartition.class)) {
+            next.addAll(on(new CloseDone(c.record().partitionId(), "otm-a", c.record().epoch())));
+        }
+        assertEquals(List.of(1L, 3L, 4L), only(next, OpenPartition.class).stream().map(o -> o.assignment().partitionId())
+                .toList());
+        assertTrue(only(next, ClosePartition.class).isEmpty(), "META stays while the levels beside it move");
+        List<OpenPartition> opens = only(next, OpenPartition.class);
+        assertTrue(only(on(new OpenDone(1, "otm-b", opens.get(0).assignment().epoch())), ClosePartition.class).isEmpty(),
+                "META stays while user partitions move");
+        assertTrue(only(on(new OpenDone(3, "otm-b", opens.get(1).assignment().epoch())), ClosePartition.class).isEmpty());
+        List<Decision> last = on(new OpenDone(4, "otm-b", opens.get(2).assignment().epoch()));
+        assertEquals(List.of(2L), only(last, ClosePartition.class).stream().map(c -> c.record().partitionId()).toList(),
+                "META moves once nothing beside it does");
+        List<Decision> metaOpen = on(new CloseDone(2, "otm-a", view(2).record().epoch()));
+        assertEquals(List.of(2L), only(metaOpen, OpenPartition.class).stream().map(o -> o.assignment().partitionId())
+                .toList());
+        assertEquals(List.of(new OtmDrained("otm-a")), only(metaOpen, OtmDrained.class), "it owns nothing now");
+        confirmAll(metaOpen);
+        assertTrue(state.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING
+                && "otm-b".equals(v.record().owner())), state.partitions().toString());
     }
 
     @Test

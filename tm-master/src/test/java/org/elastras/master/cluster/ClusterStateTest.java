@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The master's cluster logic driven by scripted events: no ZooKeeper, no threads, no clock. */
 class ClusterStateTest {
 
-    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 64, 4, 100, 1_000);
+    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 64, 4, 100, 1_000, 4);
 
     private ClusterState state = new ClusterState(LIMITS, 0);
 
@@ -152,7 +152,7 @@ class ClusterStateTest {
 
     @Test
     void atMostOpensInFlightMaxOpensAreUnanswered() {
-        state = new ClusterState(new ClusterLimits(100, 1_000, 2, 4, 100, 1_000), 0);
+        state = new ClusterState(new ClusterLimits(100, 1_000, 2, 4, 100, 1_000, 4), 0);
         on(new OtmJoined("otm-a", "h", 1));
         List<Decision> all = new ArrayList<>();
         for (long id = 1; id <= 5; id++) {
@@ -167,7 +167,7 @@ class ClusterStateTest {
 
     @Test
     void otmsBeyondTheLimitAreReportedAndGetNothing() {
-        state = new ClusterState(new ClusterLimits(1, 1_000, 64, 4, 100, 1_000), 0);
+        state = new ClusterState(new ClusterLimits(1, 1_000, 64, 4, 100, 1_000, 4), 0);
         assertTrue(on(new OtmJoined("otm-a", "h", 1)).isEmpty());
         List<Decision> second = on(new OtmJoined("otm-b", "h", 2));
         assertEquals(1, second.size());
