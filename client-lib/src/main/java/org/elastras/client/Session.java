@@ -56,7 +56,8 @@ public final class Session {
     private Object run(String database, String procedure, List<?> rootKey, List<?> args) {
         long started = router.clock().nanoTime();
         byte[] key = router.encodeRootKey(database, rootKey, started);
-        List<Object> arguments = args == null ? null : List.copyOf(args);
+        // Null arguments are allowed (the protocol carries them): no List.copyOf here.
+        List<Object> arguments = args == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(args));
         String what = "call " + procedure + " on " + database + " root key " + rootKey;
         Router.Failures failures = new Router.Failures(what, started);
         while (true) {
