@@ -41,8 +41,9 @@ import org.elastras.client.protocol.WireValues;
  * <p>Rows of other partitions: a request whose key (a CHILD key starts with its root key) falls in
  * another partition goes to that partition's owner as a <em>branch</em> of this transaction, begun
  * there at the same snapshot; the commit then goes to the first partition's owner, which commits
- * every branch with it atomically (ARCHITECTURE section 7). A scan goes to the partition of its
- * bounds' root key when both name the same one, else to the first partition.
+ * every branch with it atomically (ARCHITECTURE section 7). A scan whose bounds both name root keys
+ * goes to the partition holding them (bounds in different partitions are refused: a scan reads one
+ * partition); one without them reads the first partition.
  *
  * <p>Not thread-safe: one thread uses it, from {@code transaction(...)} to commit, abort or close.
  * Close it (try-with-resources): an open transaction is aborted.
@@ -248,12 +249,19 @@ public final class ClientTransaction implements AutoCloseable {
 
     /** A scan's part: the partition of its bounds' root key when both bounds name the same one. */
     private Part scanPart(String table, List<?> fromKey, List<?> toKey) {
-        if (fromKey == null || toKey == null) {
-            return home;
+        byte[] from = fromKey == null ? null : rootKeyOf(table, fromKey);
+        byte[] to = toKey == null ? null : rootKeyOf(table, toKey);
+        if (from == null || to == null) {
+            return home; // unbounded, or not under root keys: the first partition's rows, as documented
         }
-        byte[] from = rootKeyOf(table, fromKey);
-        byte[] to = rootKeyOf(table, toKey);
-        return from != null && java.util.Arrays.equals(from, to) ? partFor(table, fromKey) : home;
+        Part part = partFor(table, fromKey);
+        if (!part.location().covers(to)) {
+            throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "a scan in a transaction reads one partition, but "
+                    + table + " from " + fromKey + " to " + toKey + " spans partitions (partition "
+                    + part.location().partitionId() + " ends before the upper bound); scan each partition's range, or"
+                    + " use aggregate; the transaction is still open");
+        }
+        return part;
     }
 
     /**

@@ -169,10 +169,16 @@ public final class RowTransaction {
         }
         int rootColumns = access.rootKeyColumns();
         if (cross != null && rootColumns > 0 && fromKeyPrefix != null && toKeyPrefix != null
-                && fromKeyPrefix.size() >= rootColumns && toKeyPrefix.size() >= rootColumns
-                && List.copyOf(fromKeyPrefix.subList(0, rootColumns)).equals(List.copyOf(toKeyPrefix.subList(0, rootColumns)))) {
-            // Both bounds under one root key: the scan goes to the partition holding it.
+                && fromKeyPrefix.size() >= rootColumns && toKeyPrefix.size() >= rootColumns) {
+            // Both bounds name root keys: the scan goes to the partition holding the lower one,
+            // which must hold the upper one too (a scan reads one partition).
             CrossPartitionAccess.RemoteRows branch = branchFor(t, from, fromKeyPrefix);
+            byte[] upper = access.encodeKeyPrefix(t, toKeyPrefix.subList(0, rootColumns));
+            boolean upperHere = branch == null ? access.rootKeyOutside(t, upper) == null : branch.covers(upper);
+            if (!upperHere) {
+                throw new TransactionException(Reason.KEY_OUTSIDE_PARTITION, false, "a scan of " + t.schema().name()
+                        + " from " + fromKeyPrefix + " to " + toKeyPrefix + " spans partitions; a scan reads one partition");
+            }
             if (branch != null) {
                 return call(() -> branch.scan(t.schema().name(), fromKeyPrefix, toKeyPrefix, limit));
             }

@@ -101,6 +101,24 @@ class CrossPartitionTransactionsTest {
         long receipt = client.runInTransaction("LEDGER", List.of(110), txn ->
                 (Long) txn.get("RECEIPT", List.of(110, "first")).orElseThrow().get("TOTAL"));
         assertEquals(25, receipt);
+        // A call may carry null arguments (the protocol does): the client used to refuse them.
+        assertEquals(START - 25, ((Number) client.call("LEDGER", "total", List.of(10),
+                java.util.Arrays.asList(10, null))).longValue());
+    }
+
+    @Test
+    void aScanGoesToThePartitionHoldingItsBoundsAndOneSpanningPartitionsIsRefused() {
+        try (ClientTransaction txn = client.transaction("LEDGER", List.of(10))) {
+            List<Map<String, Object>> rows = txn.scan("ACCOUNT", List.of(100), List.of(199), 10);
+            assertEquals(List.of(110), rows.stream().map(r -> ((Number) r.get("A_ID")).intValue()).toList(),
+                    "partition 4's accounts, read from a transaction begun on partition 3");
+            org.elastras.client.protocol.ElasTrasException e = assertThrows(org.elastras.client.protocol.ElasTrasException.class,
+                    () -> txn.scan("ACCOUNT", List.of(10), List.of(110), 10));
+            assertEquals(ErrorCode.MALFORMED_REQUEST, e.code());
+            assertTrue(txn.isOpen(), "bad input leaves the transaction open");
+            assertEquals(START, total(txn, 10));
+            txn.commit();
+        }
     }
 
     @Test
