@@ -2,16 +2,17 @@ package org.elastras.otm.txn;
 
 /**
  * What a participant's branch of a cross-partition transaction holds beyond an ordinary
- * {@link Transaction}: who coordinates it (to ask for the outcome when it does not arrive), the
- * hold on this OTM's snapshot from prepare on, and once it voted, its logged prepare record.
+ * {@link Transaction}: who coordinates it (to ask for the outcome when it does not arrive),
+ * whether it is pending (prepared, readers of its keys may wait), and once it voted, its logged
+ * prepare record.
  *
  * <p>Guarded by the transaction's lock.
  */
 final class Branch {
 
     final BranchCoordinator coordinator;
-    /** Set at prepare: keeps the snapshot below the CTS the coordinator will choose. */
-    SnapshotTracker.Hold hold;
+    /** Prepared (or restored) and not ended: counted in its partition's pending branches. */
+    boolean pending;
     /** Set once the vote's prepare record is durable: its versions, ticket and log position. */
     PendingCommit voted;
     org.elastras.storage.wal.WalPosition votedAt;

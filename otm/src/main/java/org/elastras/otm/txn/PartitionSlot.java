@@ -42,8 +42,8 @@ final class PartitionSlot {
      * validated.
      */
     long maxCtsSeen;
-    /** Branches restored in doubt by the replay and not ended yet; while any, reads check intents. */
-    final java.util.concurrent.atomic.AtomicInteger restoredInDoubt = new java.util.concurrent.atomic.AtomicInteger();
+    /** Participants' branches prepared (or restored in doubt) and not ended; while any, reads check intents. */
+    final java.util.concurrent.atomic.AtomicInteger branchesPending = new java.util.concurrent.atomic.AtomicInteger();
     /** False once the partition is being removed: no begin, no new CTS. */
     volatile boolean serving = true;
 

@@ -24,15 +24,10 @@ public final class SnapshotTracker {
     private final Condition advanced = lock.newCondition();
     private final int pendingRangesMax;
 
-    /**
-     * Written under {@link #lock}, read by anyone: what transactions begin at, the gap-free point
-     * or, while a cross-partition commit holds it, less (see {@link Hold}).
-     */
+    /** Written under {@link #lock}, read by anyone: what transactions begin at (the gap-free point). */
     private volatile long snapshot;
     /** Guarded by {@link #lock}: the gap-free point of finished CTSs (LeanXcale's snapshot counter). */
     private long finishedThrough;
-    /** Guarded by {@link #lock}: the CTSs held (see {@link Hold}), each with how many holds are on it. */
-    private final TreeMap<Long, Integer> holds = new TreeMap<>();
     /**
      * Guarded by {@link #lock}: finished CTSs above {@code snapshot + 1}, as disjoint, non-adjacent
      * ranges: first CTS -> last CTS (inclusive).
@@ -61,10 +56,7 @@ public final class SnapshotTracker {
         return snapshot;
     }
 
-    /**
-     * The gap-free point itself: every CTS at or below it finished. Equal to {@link #snapshot()}
-     * unless a {@link Hold} keeps the snapshot lower.
-     */
+    /** The gap-free point: every CTS at or below it finished (the same as {@link #snapshot()}). */
     public long finishedThrough() {
         lock.lock();
         try {
@@ -74,104 +66,10 @@ public final class SnapshotTracker {
         }
     }
 
-    /**
-     * Keeps the snapshot below a CTS that a cross-partition commit will apply here but that this
-     * OTM did not take itself (so it is not "its own" and could otherwise be passed as finished
-     * when a newer range arrives). A participant first holds the snapshot where it is now
-     * ({@link #holdHere}: the coordinator then takes a CTS above {@link #heldBelow}), then moves
-     * the hold to the commit's CTS ({@link #moveTo}) and releases it once the commit's versions are
-     * applied or the commit is abandoned. Holds are few and short-lived (one per cross-partition
-     * commit in progress on this OTM). Thread-safe.
-     */
-    public final class Hold {
-        private long cts;
-        private boolean released;
-
-        private Hold(long cts) {
-            this.cts = cts;
-        }
-
-        /** Every snapshot handed out so far is at or below this; the held CTS is above it. */
-        public long heldBelow() {
-            lock.lock();
-            try {
-                return cts - 1;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Moves the hold up to {@code newCts} (a commit's CTS above {@link #heldBelow()}). */
-        public void moveTo(long newCts) {
-            lock.lock();
-            try {
-                if (released) {
-                    throw new IllegalStateException("hold at CTS " + cts + " was released already");
-                }
-                if (newCts < cts) {
-                    throw new IllegalStateException("a hold moves up only: from " + cts + " to " + newCts);
-                }
-                removeHold(cts);
-                cts = newCts;
-                holds.merge(cts, 1, Integer::sum);
-                publish();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Lets the snapshot pass the held CTS (when it finished otherwise). Idempotent. */
-        public void release() {
-            lock.lock();
-            try {
-                if (released) {
-                    return;
-                }
-                released = true;
-                removeHold(cts);
-                publish();
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    /** Holds the snapshot where it is now: it stays at or below {@code hold.heldBelow()} until moved or released. */
-    public Hold holdHere() {
-        lock.lock();
-        try {
-            Hold hold = new Hold(snapshot + 1);
-            holds.merge(hold.cts, 1, Integer::sum);
-            return hold;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Holds in place now (for metrics and tests). */
-    public int holdCount() {
-        lock.lock();
-        try {
-            int n = 0;
-            for (int c : holds.values()) {
-                n += c;
-            }
-            return n;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** REQUIRES: lock. */
-    private void removeHold(long cts) {
-        holds.computeIfPresent(cts, (k, n) -> n == 1 ? null : n - 1);
-    }
-
-    /** Recomputes the snapshot from the gap-free point and the holds. REQUIRES: lock. */
+    /** Publishes the gap-free point as the snapshot. REQUIRES: lock. */
     private void publish() {
-        long next = holds.isEmpty() ? finishedThrough : Math.min(finishedThrough, holds.firstKey() - 1);
-        if (next > snapshot) {
-            snapshot = next;
+        if (finishedThrough > snapshot) {
+            snapshot = finishedThrough;
             advanced.signalAll();
         }
     }
@@ -255,10 +153,8 @@ public final class SnapshotTracker {
     }
 
     /**
-     * Waits until every CTS at or below {@code cts} finished, whatever the holds (see
-     * {@link Hold}): a partition opened here with versions up to {@code cts} may serve then; its
-     * transactions read at {@link #snapshot()}, which a hold may keep lower for a while, which is a
-     * consistent if older view.
+     * Waits until every CTS at or below {@code cts} finished: a partition opened here with versions
+     * up to {@code cts} may serve then.
      *
      * @return false if {@code timeoutMs} passed first
      */

@@ -160,6 +160,7 @@ public final class TransactionManager {
             t.cts = r.cts();
             t.state = Transaction.State.COMMITTING;
             t.branch.restored = true;
+            t.branch.pending = true;
             for (Version v : r.versions()) {
                 t.writes.put(v.key(), v.value());
             }
@@ -190,7 +191,7 @@ public final class TransactionManager {
                 slot.intents.put(key, t);
             }
             slot.maxCtsSeen = Math.max(slot.maxCtsSeen, t.cts);
-            slot.restoredInDoubt.incrementAndGet();
+            slot.branchesPending.incrementAndGet();
             transactions.put(t.id, t);
             open.incrementAndGet();
             openPerClient.merge(t.clientId, 1, Integer::sum);
@@ -206,13 +207,22 @@ public final class TransactionManager {
     }
 
     /**
-     * A read at {@code t}'s snapshot of a key that a restored branch in doubt wrote at or below that
-     * snapshot waits for the branch's outcome (its OTM's snapshot may already be past its CTS: it
-     * was prepared under a previous owner). REQUIRES: t.lock.
+     * A read at {@code t}'s snapshot of a key that a participant's branch wrote waits for the
+     * branch's outcome when the branch may commit at or below that snapshot: prepared (its CTS not
+     * chosen yet) or voted at a CTS at or below it. The branch's versions are applied only once its
+     * coordinator decided, while this OTM's snapshot may pass its CTS before (the CTS is another
+     * OTM's; a restored branch was even prepared under a previous owner). Keys the branch did not
+     * write are read at once. REQUIRES: t.lock.
      */
-    private void awaitRestoredBranch(Transaction t, Transaction holder) {
-        if (holder == null || holder == t || holder.branch == null || !holder.branch.restored
-                || holder.state != Transaction.State.COMMITTING || holder.cts > t.snapshot) {
+    private void awaitBranch(Transaction t, Transaction holder) {
+        if (holder == null || holder == t || holder.branch == null) {
+            return;
+        }
+        // A prepared branch's cts is the bound its CTS will be above; a voted one's, its CTS.
+        Transaction.State state = holder.state;
+        boolean mayBeVisible = state == Transaction.State.PREPARED ? holder.cts < t.snapshot
+                : state == Transaction.State.COMMITTING && holder.cts <= t.snapshot;
+        if (!mayBeVisible) {
             return;
         }
         try {
@@ -227,12 +237,12 @@ public final class TransactionManager {
         }
     }
 
-    /** {@link #awaitRestoredBranch} for every intent in [from, toExclusive). REQUIRES: t.lock. */
-    private void awaitRestoredBranches(Transaction t, byte[] from, byte[] toExclusive) {
+    /** {@link #awaitBranch} for every intent in [from, toExclusive). REQUIRES: t.lock. */
+    private void awaitBranches(Transaction t, byte[] from, byte[] toExclusive) {
         NavigableMap<byte[], Transaction> inRange = toExclusive == null
                 ? t.slot.intents.tailMap(from, true) : t.slot.intents.subMap(from, true, toExclusive, false);
         for (Transaction holder : inRange.values()) {
-            awaitRestoredBranch(t, holder);
+            awaitBranch(t, holder);
         }
     }
 
@@ -538,8 +548,8 @@ public final class TransactionManager {
             if (t.validatesReads() && !t.readKeys.contains(key) && t.readSetSize() >= limits.readSetKeysMax()) {
                 throw limit(t, "read set", t.readSetSize() + 1, limits.readSetKeysMax(), "readSetKeysMax");
             }
-            if (t.slot.restoredInDoubt.get() > 0) {
-                awaitRestoredBranch(t, t.slot.intents.get(key));
+            if (t.slot.branchesPending.get() > 0) {
+                awaitBranch(t, t.slot.intents.get(key));
             }
             byte[] value;
             try {
@@ -656,8 +666,8 @@ public final class TransactionManager {
                 throw limit(t, "read set after a scan of up to " + limit + " rows", t.readSetSize() + limit + 1L,
                         limits.readSetKeysMax(), "readSetKeysMax");
             }
-            if (t.slot.restoredInDoubt.get() > 0) {
-                awaitRestoredBranches(t, from, toKeyExclusive);
+            if (t.slot.branchesPending.get() > 0) {
+                awaitBranches(t, from, toKeyExclusive);
             }
             NavigableMap<byte[], byte[]> own = toKeyExclusive == null
                     ? t.writes.tailMap(from, true) : t.writes.subMap(from, true, toKeyExclusive, false);
@@ -1221,10 +1231,15 @@ public final class TransactionManager {
                     commits.incrementAndGet();
                     return new BranchPrepared(0, true, true);
                 }
-                t.branch.hold = snapshots.holdHere();
+                // Every snapshot handed out here so far is at or below this OTM's snapshot now, and
+                // every commit of this partition so far at or below maxCtsSeen: the CTS will be above.
+                long above = Math.max(snapshots.snapshot(), slot.maxCtsSeen);
                 t.branch.preparedAtMs = clockMs.getAsLong();
+                t.branch.pending = true;
+                slot.branchesPending.incrementAndGet();
                 t.state = Transaction.State.PREPARED;
-                return new BranchPrepared(Math.max(t.branch.hold.heldBelow(), slot.maxCtsSeen), false, t.writes.isEmpty());
+                t.cts = above; // a lower bound until the vote: readers at or below it need not wait
+                return new BranchPrepared(above, false, t.writes.isEmpty());
             } finally {
                 slot.commitLock.unlock();
             }
@@ -1254,11 +1269,11 @@ public final class TransactionManager {
                 throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is not a prepared branch ("
                         + t.state + ")");
             }
-            if (cts <= t.branch.hold.heldBelow()) {
-                abortLocked(t, Reason.CONFLICT, "its coordinator chose CTS " + cts + ", not above "
-                        + t.branch.hold.heldBelow());
+            if (cts <= t.cts) {
+                long bound = t.cts;
+                abortLocked(t, Reason.CONFLICT, "its coordinator chose CTS " + cts + ", not above " + bound);
                 throw new TransactionException(Reason.CONFLICT, true, t + " aborted: commit timestamp " + cts
-                        + " is not above " + t.branch.hold.heldBelow() + ", the bound its prepare gave");
+                        + " is not above " + bound + ", the bound its prepare gave");
             }
             PartitionSlot slot = t.slot;
             slot.commitLock.lock();
@@ -1267,7 +1282,6 @@ public final class TransactionManager {
                 t.cts = cts;
                 t.state = Transaction.State.COMMITTING;
                 slot.maxCtsSeen = Math.max(slot.maxCtsSeen, cts);
-                t.branch.hold.moveTo(cts);
             } finally {
                 slot.commitLock.unlock();
             }
@@ -1603,11 +1617,9 @@ public final class TransactionManager {
         for (byte[] key : t.writes.keySet()) {
             t.slot.intents.remove(key, t);
         }
-        if (t.branch != null && t.branch.hold != null) {
-            t.branch.hold.release();
-        }
-        if (t.branch != null && t.branch.restored) {
-            t.slot.restoredInDoubt.decrementAndGet();
+        if (t.branch != null && t.branch.pending) {
+            t.branch.pending = false;
+            t.slot.branchesPending.decrementAndGet();
         }
         t.state = state;
         if (state == Transaction.State.COMMITTED) {
