@@ -23,8 +23,8 @@ import org.elastras.otm.server.OtmNode;
  * A local cluster in this JVM for measuring and showing cross-partition transactions: ZooKeeper
  * (500 ms tick), one master with balancing off (so nothing moves on its own), 2 or 3 OTMs
  * ({@code otm-1}, ...) on the local DFS in a temporary directory, and database {@link #DATABASE}:
- * {@code ACCOUNT(ID BIGINT, BALANCE BIGINT)}, split at {@link #SPAN} into two partitions that are
- * placed on two different OTMs. Account {@code i} of partition {@code p} has id
+ * {@code ACCOUNT(ID BIGINT, BALANCE BIGINT)}, split at {@link #SPAN} into two partitions, placed on
+ * two different OTMs (or, for recovery tests, on one). Account {@code i} of partition {@code p} has id
  * {@code p * SPAN + i}. Not thread-safe to start and close; the client is.
  */
 final class TwoPartitionCluster implements AutoCloseable {
@@ -43,21 +43,27 @@ final class TwoPartitionCluster implements AutoCloseable {
     private ElasTrasClient client;
     private String placement;
 
-    private TwoPartitionCluster(int otmCount) throws Exception {
+    /** Where the two partitions are put once created. */
+    enum Placement {
+        APART,
+        TOGETHER
+    }
+
+    private TwoPartitionCluster(int otmCount, Placement placement) throws Exception {
         if (otmCount < 2 || otmCount > 3) {
             throw new IllegalArgumentException("2 or 3 OTMs (the two partitions need two owners), got " + otmCount);
         }
         temp = Files.createTempDirectory("xpartition");
         zk = new TestingServer(new InstanceSpec(temp.resolve("zk").toFile(), -1, -1, -1, true, 1, 500, 0), true);
         try {
-            startRest(otmCount);
+            startRest(otmCount, placement);
         } catch (Exception | Error e) {
             close();
             throw e;
         }
     }
 
-    private void startRest(int otmCount) throws Exception {
+    private void startRest(int otmCount, Placement wanted) throws Exception {
         String connect = zk.getConnectString();
         for (int i = 1; i <= otmCount; i++) {
             otms.add(OtmNode.start(new OtmConfig("otm-" + i, connect, "/elastras", temp.resolve("dfs").toUri(), "127.0.0.1", 0,
@@ -71,12 +77,34 @@ final class TwoPartitionCluster implements AutoCloseable {
                 .root(TABLE, t -> t.column("ID", ColumnType.BIGINT).column("BALANCE", ColumnType.BIGINT).key("ID"))
                 .build(), List.of(List.of(SPAN)));
         await("both partitions to serve", () -> serving().size() == 2);
-        placement = placeOnTwoOtms();
+        placement = wanted == Placement.APART ? placeOnTwoOtms() : placeOnOneOtm();
     }
 
-    /** Starts it; on a failure closes what had started. */
+    /** Starts it with the partitions on two OTMs; on a failure closes what had started. */
     static TwoPartitionCluster start(int otmCount) throws Exception {
-        return new TwoPartitionCluster(otmCount);
+        return new TwoPartitionCluster(otmCount, Placement.APART);
+    }
+
+    /** Starts it with the partitions placed as asked; on a failure closes what had started. */
+    static TwoPartitionCluster start(int otmCount, Placement placement) throws Exception {
+        return new TwoPartitionCluster(otmCount, placement);
+    }
+
+    /** The OTM {@code otmId} of this cluster. */
+    OtmNode otm(String otmId) {
+        return otms.stream().filter(o -> o.otmId().equals(otmId)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no OTM " + otmId));
+    }
+
+    /** The owner the master names for partition {@code index} (0 or 1, in key order), null if none serves it. */
+    String ownerOf(int index) {
+        return serving().stream().filter(p -> (index == 0) == (p.startKey() == null || p.startKey().isEmpty()))
+                .map(PartitionInfo::owner).findFirst().orElse(null);
+    }
+
+    /** Whether both partitions are SERVING. */
+    boolean bothServing() {
+        return serving().size() == 2;
     }
 
     ElasTrasClient client() {
@@ -131,6 +159,20 @@ final class TwoPartitionCluster implements AutoCloseable {
         List<PartitionInfo> now = serving();
         if (now.size() != 2 || now.get(0).owner().equals(now.get(1).owner())) {
             throw new IllegalStateException("the two partitions are not on two OTMs: " + now);
+        }
+        return currentPlacement();
+    }
+
+    /** Moves the second partition to the first one's OTM if they are apart; returns the placement. */
+    private String placeOnOneOtm() throws InterruptedException {
+        String first = ownerOf(0);
+        String second = ownerOf(1);
+        if (!first.equals(second)) {
+            List<PartitionInfo> parts = serving();
+            long secondId = parts.stream().filter(p -> second.equals(p.owner()) && p.startKey() != null && !p.startKey().isEmpty())
+                    .findFirst().orElseThrow().partitionId();
+            client.admin().movePartition(secondId, first);
+            await("partition " + secondId + " to serve on " + first, () -> first.equals(ownerOf(1)) && bothServing());
         }
         return currentPlacement();
     }
