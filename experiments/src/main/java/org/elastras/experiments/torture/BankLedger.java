@@ -54,11 +54,16 @@ final class BankLedger {
         }
     }
 
-    /** The verdict. Immutable. */
-    record Verdict(long transfersChecked, long lost, long partial, long abortedVisible, long garbage, long wrongBalances,
+    /** The verdict; {@code checked} false if the final state could not be read. Immutable. */
+    record Verdict(boolean checked, long transfersChecked, long lost, long partial, long abortedVisible, long garbage, long wrongBalances,
             long unknownCommitted, long grandTotal, long expectedGrandTotal, List<String> examples) {
         Verdict {
             examples = List.copyOf(examples);
+        }
+
+        /** A verdict for a run whose final state could not be read (the run fails on its harness error). */
+        static Verdict notChecked(long transfers, String why) {
+            return new Verdict(false, transfers, 0, 0, 0, 0, 0, 0, 0, 0, List.of("NOT CHECKED: " + why));
         }
 
         /** Problems that break atomicity or isolation (lost acknowledged transfers are counted apart). */
@@ -154,7 +159,7 @@ final class BankLedger {
         if (grandTotal != expectedGrandTotal) {
             example(examples, "WRONG GRAND TOTAL: " + grandTotal + ", expected " + expectedGrandTotal);
         }
-        return new Verdict(transfers.size(), lost, partial, abortedVisible, garbage, wrongBalances, unknownCommitted, grandTotal,
+        return new Verdict(true, transfers.size(), lost, partial, abortedVisible, garbage, wrongBalances, unknownCommitted, grandTotal,
                 expectedGrandTotal, examples);
     }
 
