@@ -15,9 +15,11 @@ import org.elastras.otm.txn.RowTransaction;
  * <ul>
  *   <li>{@code open(firstId, count, balance)}: creates accounts {@code firstId .. firstId+count-1}
  *       with {@code balance} each; returns count.</li>
- *   <li>{@code transfer(from, to, amount)}: moves {@code amount} from account {@code from} to
- *       {@code to} if {@code from} holds at least that much; returns 1 if it moved, 0 if not.
- *       Rolls back if an account is missing.</li>
+ *   <li>{@code transfer(from, to, amount, transferId)}: moves {@code amount} from account
+ *       {@code from} to {@code to} if {@code from} holds at least that much, and writes the two
+ *       ledger entries {@code (from, transferId, -amount)} and {@code (to, transferId, amount)}
+ *       ({@link BankLedger}); returns 1 if it moved, 0 if not (and wrote nothing). Rolls back if an
+ *       account is missing.</li>
  *   <li>{@code total(firstId, lastId)}: [sum of balances, accounts seen] over the ids in range.</li>
  * </ul>
  */
@@ -50,9 +52,13 @@ public final class BankProcedures implements ProcedureLibrary {
     }
 
     private static Object transfer(RowTransaction txn, List<Object> args) {
+        if (args.size() != 4) {
+            throw new ProcedureAbort("transfer takes (from, to, amount, transferId), got " + args);
+        }
         long from = ((Number) args.get(0)).longValue();
         long to = ((Number) args.get(1)).longValue();
         long amount = ((Number) args.get(2)).longValue();
+        long transferId = ((Number) args.get(3)).longValue();
         if (from == to || amount <= 0) {
             throw new ProcedureAbort("transfer needs two accounts and a positive amount, got " + args);
         }
@@ -63,6 +69,8 @@ public final class BankProcedures implements ProcedureLibrary {
         }
         txn.put(TortureDatabases.BANK_TABLE, List.of(from, fromBalance - amount));
         txn.put(TortureDatabases.BANK_TABLE, List.of(to, toBalance + amount));
+        txn.put(TortureDatabases.LEDGER_TABLE, List.of(from, transferId, -amount));
+        txn.put(TortureDatabases.LEDGER_TABLE, List.of(to, transferId, amount));
         return 1;
     }
 

@@ -9,14 +9,16 @@ import org.elastras.catalog.schema.DatabaseSchema;
  * The two databases of a torture run and how their keys map to partitions. Both are
  * tree-partitioned by a BIGINT root key and split at multiples of {@link #PARTITION_SPAN}, so
  * partition {@code p} (0-based) holds the keys {@code p * PARTITION_SPAN} up to the next multiple.
- * A transaction picks all its keys in one partition (cross-partition transactions do not exist yet)
- * and addresses the partition by the first key of its range. Immutable constants only.
+ * A transaction is begun on a partition by the first key of its range; list-append transactions
+ * keep to that partition, bank transfers may reach a second one. Immutable constants only.
  *
  * <ul>
  *   <li>{@code TLIST}: {@code LISTS(K BIGINT, V VARCHAR(8192))}, V a comma-separated list of the
  *       values appended to K (list-append workload).</li>
- *   <li>{@code TBANK}: {@code ACCOUNT(ID BIGINT, BALANCE BIGINT)} (bank workload; its procedures are
- *       {@link BankProcedures}).</li>
+ *   <li>{@code TBANK}: {@code ACCOUNT(ID BIGINT, BALANCE BIGINT)} and its child table
+ *       {@code ENTRY(ID BIGINT, T BIGINT, DELTA BIGINT)}, key {@code (ID, T)}: the ledger, one row per
+ *       account a transfer {@code T} changed, in that account's partition (bank workload,
+ *       {@link BankLedger}; its procedures are {@link BankProcedures}).</li>
  * </ul>
  */
 final class TortureDatabases {
@@ -28,6 +30,7 @@ final class TortureDatabases {
 
     static final String BANK_DATABASE = "TBANK";
     static final String BANK_TABLE = "ACCOUNT";
+    static final String LEDGER_TABLE = "ENTRY";
 
     /** Keys per partition's range; partition p starts at p * PARTITION_SPAN. */
     static final long PARTITION_SPAN = 1_000_000;
@@ -45,6 +48,8 @@ final class TortureDatabases {
     static DatabaseSchema bankSchema() {
         return DatabaseSchema.tree(BANK_DATABASE)
                 .root(BANK_TABLE, t -> t.column("ID", ColumnType.BIGINT).column("BALANCE", ColumnType.BIGINT).key("ID"))
+                .child(LEDGER_TABLE, t -> t.column("ID", ColumnType.BIGINT).column("T", ColumnType.BIGINT)
+                        .column("DELTA", ColumnType.BIGINT).key("ID", "T"))
                 .build();
     }
 

@@ -29,7 +29,11 @@ import java.util.Map;
  * @param transfersOk          bank transfers acknowledged
  * @param transfersFail        bank transfers that did not commit
  * @param transfersUnknown     bank transfers of unknown outcome
- * @param bankTotalsRead       partition totals read during the run
+ * @param crossPartitionPercent the share of transfers drawn between two partitions, in percent
+ * @param crossPartitionCoordinator which of its two partitions such a transfer was begun on ({@link CrossPartitionCoordinator})
+ * @param crossPartitionTransfers the cross-partition transfers among them: OK, FAIL, UNKNOWN
+ * @param bankTotalsRead       partition totals read during the run (only without cross-partition transfers)
+ * @param bankGrandTotalsRead  grand totals read during the run, each in one transaction across every partition
  * @param bankFailures         bank failures by kind
  * @param expectedPartitionTotal what each bank partition must hold
  * @param finalPartitionTotals the bank partitions' totals after the run
@@ -37,6 +41,8 @@ import java.util.Map;
  * @param finalGrandTotal      what they held after the run
  * @param wrongBankTotals      totals read (during or after) that broke the invariant
  * @param wrongBankTotalExamples up to 100 of them
+ * @param ledger               the bank's ledger check ({@link BankLedger}): acknowledged transfers lost, transfers
+ *                             visible in part or though aborted, balances that disagree with their entries
  * @param faults               the faults injected, in order
  * @param faultsByKind         how many of each kind
  * @param commitsAfterFault    per fault: list-append transactions begun after the fault's repair
@@ -57,25 +63,35 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         List<Long> listLatencyMs, Map<String, Long> listFailures, String checkerVerdict, String isolation, Map<String, Integer> anomaliesByClass,
         long forbiddenAnomalies, String checkerReport, long lostCommits, List<String> lostCommitExamples, long partialCommits,
         List<String> partialCommitExamples, long unknownCommitted, int keysRead, long transfersOk,
-        long transfersFail, long transfersUnknown, long bankTotalsRead, Map<String, Long> bankFailures, long expectedPartitionTotal,
+        long transfersFail, long transfersUnknown, int crossPartitionPercent,
+        String crossPartitionCoordinator, List<Long> crossPartitionTransfers, long bankTotalsRead,
+        long bankGrandTotalsRead, Map<String, Long> bankFailures, long expectedPartitionTotal,
         Map<Integer, Long> finalPartitionTotals, long expectedGrandTotal, long finalGrandTotal, long wrongBankTotals,
-        List<String> wrongBankTotalExamples, List<FaultEvent> faults, Map<String, Long> faultsByKind, List<Long> commitsAfterFault,
+        List<String> wrongBankTotalExamples, BankLedger.Verdict ledger, List<FaultEvent> faults, Map<String, Long> faultsByKind, List<Long> commitsAfterFault,
         long writerCtsRecorded, long duplicateCts, List<String> duplicateCtsExamples, long zombieProbes, long zombieViolations, List<String> zombieProbeAnswers, List<String> otmsExitedUnplanned,
         List<String> harnessErrors, String historyFile,
         String logDirectory) {
 
     /**
      * Anomalies of any kind: forbidden by the checker, wrong bank totals, a wrong grand total,
-     * zombie commits, commit timestamps issued twice, transactions visible in part.
+     * zombie commits, commit timestamps issued twice, transactions visible in part (list-append or
+     * bank), aborted transfers visible, ledger entries no transfer wrote, balances that disagree
+     * with their ledger.
      */
     long anomalies() {
-        return forbiddenAnomalies + wrongBankTotals + (finalGrandTotal == expectedGrandTotal ? 0 : 1) + zombieViolations
-                + duplicateCts + partialCommits;
+        boolean grandTotalWrong = ledger.checked() && finalGrandTotal != expectedGrandTotal;
+        return forbiddenAnomalies + wrongBankTotals + (grandTotalWrong ? 1 : 0) + zombieViolations
+                + duplicateCts + partialCommits + ledger.anomalies();
+    }
+
+    /** Acknowledged commits lost: list-append appends and bank transfers. */
+    long lostCommitsAll() {
+        return lostCommits + ledger.lost();
     }
 
     /** True if the run found nothing wrong with the system and the harness did its job. */
     boolean passed() {
-        return anomalies() == 0 && lostCommits == 0 && harnessErrors.isEmpty();
+        return anomalies() == 0 && lostCommitsAll() == 0 && harnessErrors.isEmpty();
     }
 
     long faultsInjected() {
@@ -93,9 +109,17 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
                 + " UNKNOWN ones visible in full: %d%n", listOk, listFail, listUnknown, checkerVerdict, isolation, anomaliesByClass,
                 lostCommits, keysRead, partialCommits, unknownCommitted));
         text.append("list-append latency (ms, retries included) p50/p99/max: ").append(listLatencyMs).append('\n');
-        text.append(String.format("bank: %d transfers OK, %d FAIL, %d UNKNOWN; %d partition totals read, %d wrong;"
-                + " final totals %s (each must be %d); grand total %d (must be %d)%n", transfersOk, transfersFail, transfersUnknown,
-                bankTotalsRead, wrongBankTotals, finalPartitionTotals, expectedPartitionTotal, finalGrandTotal, expectedGrandTotal));
+        text.append(String.format("bank: %d transfers OK, %d FAIL, %d UNKNOWN (%d%% drawn across partitions, begun on the %s partition: %d OK, %d FAIL, %d UNKNOWN);"
+                + " %d grand totals and %d partition totals read, %d wrong;"
+                + " final totals %s (%s); grand total %d (must be %d)%n", transfersOk, transfersFail, transfersUnknown,
+                crossPartitionPercent, crossPartitionCoordinator.toLowerCase(java.util.Locale.ROOT), crossPartitionTransfers.get(0), crossPartitionTransfers.get(1), crossPartitionTransfers.get(2),
+                bankGrandTotalsRead, bankTotalsRead, wrongBankTotals, finalPartitionTotals,
+                crossPartitionPercent == 0 ? "each must be " + expectedPartitionTotal : "not invariant with cross-partition transfers",
+                finalGrandTotal, expectedGrandTotal));
+        text.append(String.format("bank ledger: %d transfers checked; acknowledged transfers lost: %d; visible in part: %d;"
+                + " aborted but visible: %d; entries no transfer wrote: %d; balances not matching their entries: %d;"
+                + " UNKNOWN ones committed: %d%n", ledger.transfersChecked(), ledger.lost(), ledger.partial(), ledger.abortedVisible(),
+                ledger.garbage(), ledger.wrongBalances(), ledger.unknownCommitted()));
         text.append("faults: ").append(faults.size()).append(' ').append(faultsByKind).append("; list-append commits after each: ")
                 .append(commitsAfterFault).append('\n');
         for (FaultEvent f : faults) {
@@ -113,6 +137,7 @@ record TortureResult(long seed, int otms, int partitions, double workloadSeconds
         lostCommitExamples.forEach(l -> text.append("  LOST: ").append(l).append('\n'));
         partialCommitExamples.forEach(p -> text.append("  PARTIAL: ").append(p).append('\n'));
         wrongBankTotalExamples.forEach(w -> text.append("  WRONG TOTAL: ").append(w).append('\n'));
+        ledger.examples().forEach(l -> text.append("  BANK ").append(l).append('\n'));
         harnessErrors.forEach(h -> text.append("  HARNESS ERROR: ").append(h).append('\n'));
         if (forbiddenAnomalies > 0) {
             text.append(checkerReport);

@@ -13,9 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ZooKeeper, local DFS): list-append and bank workloads through the routing client under the first
  * three faults seed 7 draws: an OTM paused while the active master is killed, an OTM's ZooKeeper
  * session expired, an OTM killed (the injector draws every kind once before repeating one; the
- * longer runs of docs/RELIABILITY.md have the rest). Each zombie is asked to commit. No anomaly,
- * no lost acknowledged commit, no zombie commit, the bank's totals unchanged, and transactions
- * begun after each fault commit. Takes about 2 minutes.
+ * longer runs of docs/RELIABILITY.md have the rest). Half of the bank's transfers cross partitions,
+ * each begun on the lower of its two partitions.
+ * Each zombie is asked to commit. No anomaly, no lost acknowledged commit (append or transfer), no
+ * zombie commit, no transfer visible in part, the bank's grand total unchanged (in every read across
+ * the partitions and at the end), and transactions begun after each fault commit. Takes about 2
+ * minutes.
  */
 class ShortTortureLosesNothingTest {
 
@@ -27,7 +30,11 @@ class ShortTortureLosesNothingTest {
         // 5 to 6 s between faults: on a loaded machine (latency p99 near 10 s) a shorter quiet period
         // can end before any transaction begun after the repair is acknowledged.
         TortureRun.Options options = TortureRun.Options.defaults(temp.resolve("out"), temp.resolve("cluster"))
-                .withRun(600, 7).withFaults(3, 5_000, 6_000).withSettleSeconds(6);
+                .withRun(600, 7).withFaults(3, 5_000, 6_000).withSettleSeconds(6)
+                // Begun on the lower partition: with either partition coordinating, two partitions on a
+                // killed OTM can hold branches of each other's transactions and then never reopen
+                // (InDoubtBranchesRecoverAfterTheirOtmFailsTest, disabled until fixed); switch to SOURCE then.
+                .withCrossPartition(50, CrossPartitionCoordinator.LOWER);
         TortureResult result = TortureRun.run(options);
         System.out.print(result.render());
 
@@ -41,9 +48,18 @@ class ShortTortureLosesNothingTest {
         assertEquals("VALID", result.checkerVerdict(), result.checkerReport());
         assertEquals(0, result.anomalies(), result.render());
         assertEquals(0, result.lostCommits(), "lost: " + result.lostCommitExamples());
+        assertEquals(0, result.lostCommitsAll(), "lost, transfers included: " + result.ledger().examples());
         assertEquals(result.expectedGrandTotal(), result.finalGrandTotal(), "bank grand total");
-        result.finalPartitionTotals().forEach((p, total) -> assertEquals(result.expectedPartitionTotal(), total, "bank partition " + p));
+        // Cross-partition transfers move money between partitions: only the grand total is invariant.
+        assertEquals(50, result.crossPartitionPercent());
         assertEquals(0, result.wrongBankTotals(), "wrong totals: " + result.wrongBankTotalExamples());
+        // Every grand total read is checked above, but few are read: a read-only transaction across
+        // partitions fails validation whenever a transfer wrote an account it read (see the disabled
+        // test of CrossPartitionReadsTest); once it commits at its snapshot, assert that many are read.
+        BankLedger.Verdict ledger = result.ledger();
+        assertEquals(0, ledger.lost(), "acknowledged transfers lost: " + ledger.examples());
+        assertEquals(0, ledger.anomalies(), "bank ledger: " + ledger.examples());
+        assertEquals(result.transfersOk() + result.transfersFail() + result.transfersUnknown(), ledger.transfersChecked());
         assertTrue(result.harnessErrors().isEmpty(), "harness: " + result.harnessErrors());
         assertTrue(result.zombieProbes() > 0, "no zombie was asked to commit");
         assertEquals(0, result.zombieViolations(), "zombie commits: " + result.zombieProbeAnswers());
@@ -53,6 +69,8 @@ class ShortTortureLosesNothingTest {
         }
         assertTrue(result.listOk() > 100, "list-append did little: " + result.listOk());
         assertTrue(result.transfersOk() > 50, "bank did little: " + result.transfersOk());
+        assertTrue(result.crossPartitionTransfers().get(0) > 20, "cross-partition transfers OK/FAIL/UNKNOWN: "
+                + result.crossPartitionTransfers());
         assertTrue(result.passed(), result.render());
     }
 }
