@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * three faults seed 7 draws: an OTM paused while the active master is killed, an OTM's ZooKeeper
  * session expired, an OTM killed (the injector draws every kind once before repeating one; the
  * longer runs of docs/RELIABILITY.md have the rest). Half of the bank's transfers cross partitions,
- * each begun on the lower of its two partitions.
+ * each begun on its source account's partition.
  * Each zombie is asked to commit. No anomaly, no lost acknowledged commit (append or transfer), no
  * zombie commit, no transfer visible in part, the bank's grand total unchanged (in every read across
  * the partitions and at the end), and transactions begun after each fault commit. Takes about 2
@@ -31,10 +31,10 @@ class ShortTortureLosesNothingTest {
         // can end before any transaction begun after the repair is acknowledged.
         TortureRun.Options options = TortureRun.Options.defaults(temp.resolve("out"), temp.resolve("cluster"))
                 .withRun(600, 7).withFaults(3, 5_000, 6_000).withSettleSeconds(6)
-                // Begun on the lower partition: with either partition coordinating, two partitions on a
-                // killed OTM can hold branches of each other's transactions and then never reopen
-                // (InDoubtBranchesRecoverAfterTheirOtmFailsTest, disabled until fixed); switch to SOURCE then.
-                .withCrossPartition(50, CrossPartitionCoordinator.LOWER);
+                // Begun on the source account's partition: either partition may coordinate, so two
+                // partitions on a killed OTM can hold branches of each other's transactions
+                // (InDoubtBranchesRecoverAfterTheirOtmFailsTest); both must reopen.
+                .withCrossPartition(50, CrossPartitionCoordinator.SOURCE);
         TortureResult result = TortureRun.run(options);
         System.out.print(result.render());
 

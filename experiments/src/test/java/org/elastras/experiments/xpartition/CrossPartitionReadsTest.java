@@ -8,17 +8,15 @@ import org.elastras.client.ClientTransaction;
 import org.elastras.client.ElasTrasClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * Reads of a transaction that spans two partitions on two OTMs, through the routing client, each
- * set against the same reads on one partition. Two of them show what the torture's bank reader
- * and the benchmark met (reported for issue 9; disabled until the client or the OTM changes, each
- * with the failure it gives today):
- * a read-only transaction across partitions fails validation whenever another transaction wrote a
- * key it read, although it read one consistent snapshot; and a scan whose bounds lie in another
- * partition's range, but name different root keys, reads the first partition instead.
+ * set against the same reads on one partition. Two of them reproduced what the torture's bank
+ * reader and the benchmark met before their fixes: a read-only transaction across partitions
+ * failing validation whenever another transaction wrote a key it read, although it read one
+ * consistent snapshot; and a scan whose bounds lie in another partition's range, but name different
+ * root keys, reading the first partition instead.
  */
 class CrossPartitionReadsTest {
 
@@ -64,14 +62,13 @@ class CrossPartitionReadsTest {
     }
 
     /**
-     * Fails today: the commit throws TransactionAbortedException SERIALIZATION_FAILURE ("its branch on
-     * partition N voted no"), because a coordinated commit validates every branch's reads at a new
-     * CTS, read-only or not (TransactionManager.prepare skips the read-only shortcut when
-     * coordinated; voteBranch validates). Under a steady stream of transfers, a reader of every
-     * account never commits: in a torture run the grand-total reader gave up after 40 s of retries.
+     * Failed before the fix with SERIALIZATION_FAILURE ("its branch on partition N voted no"): a
+     * coordinated commit validated every branch's reads at a new CTS, read-only or not, so under a
+     * steady stream of transfers a reader of every account never committed (the torture's
+     * grand-total reader gave up after 40 s of retries). A transaction that wrote nothing anywhere
+     * now commits at its snapshot.
      */
     @Test
-    @Disabled("issue 9: a read-only transaction across partitions is validated at a new CTS instead of committing at its snapshot")
     void aReadOnlyTransactionAcrossPartitionsCommitsAfterAKeyItReadWasWritten() {
         try (ClientTransaction reader = client.transaction(TwoPartitionCluster.DATABASE, List.of(HOME))) {
             long home = balance(reader, HOME);
@@ -91,12 +88,12 @@ class CrossPartitionReadsTest {
     }
 
     /**
-     * Fails today: the scan returns no row. ClientTransaction.scanPart sends a scan to a branch only
-     * when both bounds name the same root key; otherwise to the first partition, which clamps the
-     * range to its own and finds nothing. No error says so.
+     * Returned no row before the fix: the client sent a scan to a branch only when both bounds named
+     * the same root key, else to the first partition, which clamped the range to its own and found
+     * nothing, silently. Now it goes to the partition holding its bounds (bounds in two partitions
+     * are refused).
      */
     @Test
-    @Disabled("issue 9: a scan over several root keys of another partition goes to the first partition and silently reads nothing")
     void aScanOfAnotherPartitionsRangeReadsThatPartition() {
         try (ClientTransaction reader = client.transaction(TwoPartitionCluster.DATABASE, List.of(HOME))) {
             assertEquals(2, reader.scan(TwoPartitionCluster.TABLE, List.of(REMOTE), List.of(REMOTE + 1), 10).size());

@@ -8,16 +8,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.elastras.client.ClientTransaction;
 import org.elastras.client.ElasTrasClient;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * Both partitions on one OTM, cross-partition transactions between them committed, then that OTM
  * stops (its stores unflushed, so the next owner replays its log, prepare records included): the
  * partitions must serve again on the other OTM with every committed transaction. One way (every
- * transaction coordinated by the first partition) they do. Both ways (one coordinated by each) they
- * never open today, which the torture met: each partition's replay asks the other, not yet
- * serving, for the outcome of its prepared branch, fails its open, and the master retries forever.
+ * transaction coordinated by the first partition) and both ways (one coordinated by each). Both ways
+ * never opened before the fix, which the torture met: each partition's replay asked the other, not
+ * yet serving, for the outcome of its prepared branch, failed its open, and the master retried
+ * forever. Now a replay holds such branches in doubt and serves.
  */
 class InDoubtBranchesRecoverAfterTheirOtmFailsTest {
 
@@ -43,7 +43,6 @@ class InDoubtBranchesRecoverAfterTheirOtmFailsTest {
     }
 
     @Test
-    @Disabled("issue 9: two partitions with prepared branches coordinated by each other never reopen after their OTM fails")
     void transactionsCoordinatedByEachOfTwoPartitionsRecover() throws Exception {
         try (TwoPartitionCluster cluster = TwoPartitionCluster.start(2, TwoPartitionCluster.Placement.TOGETHER)) {
             cluster.openAccounts(2, OPEN);
