@@ -29,7 +29,7 @@ import org.elastras.catalog.schema.TableSchema;
  *
  * <p>Thread-safe; sessions and batch writers are per thread.
  */
-public final class DerbyTpccTarget implements TpccTarget {
+public final class DerbyTpccTarget extends JdbcTpccTarget {
 
     static final int ATTEMPTS_MAX = 16;
     static final int LOAD_BATCH_ROWS = 1_000;
@@ -86,6 +86,7 @@ public final class DerbyTpccTarget implements TpccTarget {
                 + " (Stock-Level READ COMMITTED), log sync on commit";
     }
 
+    @Override
     Connection connect(int isolation) throws SQLException {
         Connection c = DriverManager.getConnection(url);
         c.setAutoCommit(false);
@@ -158,39 +159,9 @@ public final class DerbyTpccTarget implements TpccTarget {
     }
 
     @Override
-    public List<Object> readRow(String table, List<Object> key) throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED)) {
-            List<Object> row = SqlRows.readRow(c, table, key);
-            c.commit();
-            return row;
-        }
-    }
-
-    @Override
-    public void writeRow(String table, List<Object> row) throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE)) {
-            SqlRows.writeRow(c, table, row);
-            c.commit();
-        }
-    }
-
-    @Override
-    public long countRows(String table, int warehouseId, int districtId) throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED)) {
-            long n = SqlRows.countRows(c, table, warehouseId, districtId);
-            c.commit();
-            return n;
-        }
-    }
-
-    @Override
     public List<ConsistencyViolation> checkConsistency(int warehouses, boolean afterLoad, int loadedDeliveredOrders)
             throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE)) {
-            List<ConsistencyViolation> v = new SqlConsistencyQueries(c).check(afterLoad, loadedDeliveredOrders);
-            c.commit();
-            return v;
-        }
+        return checkConsistencyAt(Connection.TRANSACTION_SERIALIZABLE, afterLoad, loadedDeliveredOrders);
     }
 
     @Override

@@ -30,7 +30,7 @@ import org.elastras.catalog.schema.TableSchema;
  * (SQLState 40001, 40P01) roll back and run the transaction again after a short random pause,
  * bounded ({@link #RETRY}). Thread-safe; sessions and batch writers are per thread.
  */
-public final class PostgresTpccTarget implements TpccTarget {
+public final class PostgresTpccTarget extends JdbcTpccTarget {
 
     /** How the transactions reach the server. */
     public enum Mode {
@@ -126,6 +126,7 @@ public final class PostgresTpccTarget implements TpccTarget {
     }
 
     /** A connection to this database with autocommit off at {@code isolation}. */
+    @Override
     Connection connect(int isolation) throws SQLException {
         Connection c = DriverManager.getConnection(server.url(database));
         c.setAutoCommit(false);
@@ -192,41 +193,11 @@ public final class PostgresTpccTarget implements TpccTarget {
         };
     }
 
-    @Override
-    public List<Object> readRow(String table, List<Object> key) throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED)) {
-            List<Object> row = SqlRows.readRow(c, table, key);
-            c.commit();
-            return row;
-        }
-    }
-
-    @Override
-    public void writeRow(String table, List<Object> row) throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_SERIALIZABLE)) {
-            SqlRows.writeRow(c, table, row);
-            c.commit();
-        }
-    }
-
-    @Override
-    public long countRows(String table, int warehouseId, int districtId) throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_READ_COMMITTED)) {
-            long n = SqlRows.countRows(c, table, warehouseId, districtId);
-            c.commit();
-            return n;
-        }
-    }
-
     /** The same SQL as Derby's checker, in one REPEATABLE READ snapshot (a quiet database in any case). */
     @Override
     public List<ConsistencyViolation> checkConsistency(int warehouses, boolean afterLoad, int loadedDeliveredOrders)
             throws SQLException {
-        try (Connection c = connect(Connection.TRANSACTION_REPEATABLE_READ)) {
-            List<ConsistencyViolation> v = new SqlConsistencyQueries(c).check(afterLoad, loadedDeliveredOrders);
-            c.commit();
-            return v;
-        }
+        return checkConsistencyAt(Connection.TRANSACTION_REPEATABLE_READ, afterLoad, loadedDeliveredOrders);
     }
 
     @Override

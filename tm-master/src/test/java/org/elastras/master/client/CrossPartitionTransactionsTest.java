@@ -261,7 +261,7 @@ class CrossPartitionTransactionsTest {
             // Wait until the branch voted (its prepare record logged) and the coordinator stopped.
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (coordinator.commitFaults().heldBeforeDecision() == 0) {
-                assertTrue(System.nanoTime() < deadline, "the branch never took its intent");
+                assertTrue(System.nanoTime() < deadline, "the coordinator never collected its votes");
                 Thread.sleep(10);
             }
             coordinator.close();
