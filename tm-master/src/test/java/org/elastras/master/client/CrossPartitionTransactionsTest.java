@@ -125,33 +125,8 @@ class CrossPartitionTransactionsTest {
     void concurrentTransfersKeepTheTotalAndNoReaderSeesHalfOfOne() throws Exception {
         int writers = 3;
         int transfersEach = 30;
-        AtomicLongArray expected = new AtomicLongArray(ACCOUNTS.length);
-        for (int i = 0; i < ACCOUNTS.length; i++) {
-            expected.set(i, START);
-        }
-        AtomicInteger committed = new AtomicInteger();
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         AtomicBoolean writing = new AtomicBoolean(true);
-        List<Thread> threads = new ArrayList<>();
-        for (int w = 0; w < writers; w++) {
-            int writer = w;
-            threads.add(new Thread(() -> {
-                Random random = new Random(42 + writer);
-                for (int n = 0; n < transfersEach; n++) {
-                    int i = random.nextInt(ACCOUNTS.length);
-                    int j = (i + 1 + random.nextInt(ACCOUNTS.length - 1)) % ACCOUNTS.length;
-                    long amount = 1 + random.nextInt(20);
-                    try {
-                        transfer(client, ACCOUNTS[i], ACCOUNTS[j], amount, "w" + writer + "-" + n);
-                        expected.addAndGet(i, -amount);
-                        expected.addAndGet(j, amount);
-                        committed.incrementAndGet();
-                    } catch (RuntimeException e) {
-                        problems.add("transfer " + writer + "-" + n + ": " + e);
-                    }
-                }
-            }));
-        }
         AtomicInteger reads = new AtomicInteger();
         Thread reader = new Thread(() -> {
             ElasTrasClient own = ElasTrasClient.connect(cluster.connectString());
@@ -176,14 +151,15 @@ class CrossPartitionTransactionsTest {
                 own.close();
             }
         });
-        threads.forEach(Thread::start);
         reader.start();
-        for (Thread t : threads) {
-            t.join(120_000);
-        }
+        Transfers transfers = new Transfers(writers, transfersEach, 42, "w", problems,
+                (from, to, amount, receipt) -> transfer(client, from, to, amount, receipt));
+        transfers.join();
         writing.set(false);
         reader.join(60_000);
         assertEquals(List.of(), List.copyOf(problems));
+        AtomicLongArray expected = transfers.expected;
+        AtomicInteger committed = transfers.committed;
         assertEquals(writers * transfersEach, committed.get());
         assertTrue(reads.get() > 0, "the reader read");
         long[] b = balances();
@@ -287,32 +263,8 @@ class CrossPartitionTransactionsTest {
         }
         int writers = 3;
         int callsEach = 20;
-        AtomicLongArray expected = new AtomicLongArray(ACCOUNTS.length);
-        for (int i = 0; i < ACCOUNTS.length; i++) {
-            expected.set(i, START);
-        }
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         AtomicBoolean writing = new AtomicBoolean(true);
-        List<Thread> threads = new ArrayList<>();
-        for (int w = 0; w < writers; w++) {
-            int writer = w;
-            threads.add(new Thread(() -> {
-                Random random = new Random(7 + writer);
-                for (int n = 0; n < callsEach; n++) {
-                    int i = random.nextInt(ACCOUNTS.length);
-                    int j = (i + 1 + random.nextInt(ACCOUNTS.length - 1)) % ACCOUNTS.length;
-                    long amount = 1 + random.nextInt(20);
-                    try {
-                        client.call("LEDGER", "transfer", List.of(ACCOUNTS[i]), List.of(ACCOUNTS[i], ACCOUNTS[j], amount,
-                                "p" + writer + "-" + n));
-                        expected.addAndGet(i, -amount);
-                        expected.addAndGet(j, amount);
-                    } catch (RuntimeException e) {
-                        problems.add("transfer " + writer + "-" + n + ": " + e);
-                    }
-                }
-            }));
-        }
         Thread reader = new Thread(() -> {
             int n = 0;
             while (writing.get()) {
@@ -328,14 +280,14 @@ class CrossPartitionTransactionsTest {
                 }
             }
         });
-        threads.forEach(Thread::start);
         reader.start();
-        for (Thread t : threads) {
-            t.join(120_000);
-        }
+        Transfers transfers = new Transfers(writers, callsEach, 7, "p", problems, (from, to, amount, receipt) ->
+                client.call("LEDGER", "transfer", List.of(from), List.of(from, to, amount, receipt)));
+        transfers.join();
         writing.set(false);
         reader.join(60_000);
         assertEquals(List.of(), List.copyOf(problems));
+        AtomicLongArray expected = transfers.expected;
         long[] b = balances();
         for (int i = 0; i < ACCOUNTS.length; i++) {
             assertEquals(expected.get(i), b[i], "account " + ACCOUNTS[i] + " (accounts by OTM: " + byOtm + ")");
@@ -396,6 +348,57 @@ class CrossPartitionTransactionsTest {
         long above = (b[1] > START ? 1 : 0) + (b[2] > START ? 1 : 0);
         assertEquals(above, ((Number) some.values().get(0)).longValue());
         assertEquals(2, some.rowsScanned(), "only partitions 4 and 5 were read");
+    }
+
+    /** How one transfer is made (a transaction or a procedure call); throws if it did not commit. */
+    @FunctionalInterface
+    private interface TransferCall {
+        void transfer(int from, int to, long amount, String receipt);
+    }
+
+    /**
+     * Writer threads making random transfers among {@link #ACCOUNTS}, keeping the balances the
+     * acknowledged ones add up to and every failure.
+     */
+    private static final class Transfers {
+        final AtomicLongArray expected = new AtomicLongArray(ACCOUNTS.length);
+        final AtomicInteger committed = new AtomicInteger();
+        final ConcurrentLinkedQueue<String> problems;
+        private final List<Thread> threads = new ArrayList<>();
+
+        Transfers(int writers, int transfersEach, long seed, String receiptPrefix, ConcurrentLinkedQueue<String> problems,
+                TransferCall call) {
+            this.problems = problems;
+            for (int i = 0; i < ACCOUNTS.length; i++) {
+                expected.set(i, START);
+            }
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                threads.add(new Thread(() -> {
+                    Random random = new Random(seed + writer);
+                    for (int n = 0; n < transfersEach; n++) {
+                        int i = random.nextInt(ACCOUNTS.length);
+                        int j = (i + 1 + random.nextInt(ACCOUNTS.length - 1)) % ACCOUNTS.length;
+                        long amount = 1 + random.nextInt(20);
+                        try {
+                            call.transfer(ACCOUNTS[i], ACCOUNTS[j], amount, receiptPrefix + writer + "-" + n);
+                            expected.addAndGet(i, -amount);
+                            expected.addAndGet(j, amount);
+                            committed.incrementAndGet();
+                        } catch (RuntimeException e) {
+                            problems.add("transfer " + writer + "-" + n + ": " + e);
+                        }
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+        }
+
+        void join() throws InterruptedException {
+            for (Thread t : threads) {
+                t.join(120_000);
+            }
+        }
     }
 
     private OtmNode ownerOf(int account) {
