@@ -147,14 +147,7 @@ public final class OtmTpccTarget implements TpccTarget {
                     return;
                 }
                 int w = (Integer) rows.get(0).get(0);
-                List<Object> args = new ArrayList<>(rows.size() + 1);
-                args.add(table);
-                for (List<Object> row : rows) {
-                    if ((Integer) row.get(0) != w) {
-                        throw new IllegalArgumentException("a load batch must hold rows of one warehouse");
-                    }
-                    args.add(row);
-                }
+                List<Object> args = TpccLoader.loadRowsArguments(table, rows);
                 call(w, "loadRows", args, Isolation.SERIALIZABLE);
             }
 

@@ -104,4 +104,23 @@ public final class TpccLoader {
             }
         }
     }
+
+    /**
+     * The arguments of procedure {@code loadRows} for a batch of one warehouse's rows (the
+     * warehouse id is each row's first value): the table, then the rows.
+     *
+     * @throws IllegalArgumentException if the rows belong to several warehouses
+     */
+    static List<Object> loadRowsArguments(String table, List<List<Object>> rows) {
+        Object w = rows.get(0).get(0);
+        List<Object> args = new java.util.ArrayList<>(rows.size() + 1);
+        args.add(table);
+        for (List<Object> row : rows) {
+            if (!row.get(0).equals(w)) {
+                throw new IllegalArgumentException("a load batch must hold rows of one warehouse");
+            }
+            args.add(row);
+        }
+        return args;
+    }
 }
