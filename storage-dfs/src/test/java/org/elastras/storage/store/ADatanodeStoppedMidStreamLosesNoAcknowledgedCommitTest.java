@@ -32,6 +32,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * HDFS with 3 datanodes and replication 3: committers keep logging (WAL, hsync per batch) and
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>One cluster for both tests (about 10 s to start); each test restarts the datanode it stopped.
  */
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
 
     private static final long PARTITION = 1;
@@ -223,7 +225,10 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
             }
         } finally {
             for (MiniDFSCluster.DataNodeProperties stopped : restartAfterTheChecks) {
-                hdfs.cluster().restartDataNode(stopped, true);
+                // On new ports: the stopped datanode's old port can still be held (its transfer
+                // threads close late), and a restart that cannot bind it left waitActive() below
+                // waiting forever (a CI run hung here).
+                hdfs.cluster().restartDataNode(stopped, false);
             }
             hdfs.cluster().waitActive();
         }
