@@ -113,6 +113,26 @@ public final class TortureRun {
     private TortureRun() {
     }
 
+    /**
+     * Waits (bounded) until the client's catalog reads show a database the master just created: a
+     * read of ROOT at its owner's snapshot can trail the create's commit by a moment, and then
+     * answers UNKNOWN_DATABASE (seen once at set-up).
+     */
+    static void awaitInCatalog(ElasTrasClient client, String database) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                client.locate(database, TortureDatabases.rootKey(0));
+                return;
+            } catch (org.elastras.client.protocol.ElasTrasException e) {
+                if (e.code() != org.elastras.client.protocol.ErrorCode.UNKNOWN_DATABASE || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            Thread.sleep(50);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
             System.out.println(USAGE);
@@ -194,6 +214,8 @@ public final class TortureRun {
                 ElasTrasClient client = ElasTrasClient.connect(cluster.zkConnect(), clientConfig(options.seed()))) {
             client.admin().createDatabase(TortureDatabases.listSchema(), TortureDatabases.boundaries(options.partitions()));
             client.admin().createDatabase(TortureDatabases.bankSchema(), TortureDatabases.boundaries(options.partitions()));
+            awaitInCatalog(client, TortureDatabases.LIST_DATABASE);
+            awaitInCatalog(client, TortureDatabases.BANK_DATABASE);
             CommitTimestamps commitTimestamps = new CommitTimestamps();
             ListAppendWorkload lists = new ListAppendWorkload(client, recorder, commitTimestamps, new ListAppendWorkload.Settings(options.partitions(),
                     options.listThreads(), KEYS_ACTIVE_PER_PARTITION, APPENDS_PER_KEY_MAX, options.seed()));
