@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,11 @@ public final class PartitionStore implements Closeable {
     private WalCursor owner;
     private volatile State state = State.RECOVERING;
 
+    /**
+     * Set while a live move copies this partition to another OTM: flushes and compactions do
+     * nothing, so no table the copy opened is deleted and no manifest is written under it.
+     */
+    private volatile boolean maintenancePaused;
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicBoolean compactionScheduled = new AtomicBoolean();
     private final AtomicLong flushCount = new AtomicLong();
@@ -144,6 +150,75 @@ public final class PartitionStore implements Closeable {
             state = State.OPEN;
         } finally {
             installLock.unlock();
+        }
+    }
+
+    /**
+     * Ends the recovery of a store that was filled by a live move instead of a replay: opened from
+     * the manifest its previous owner wrote, then given every version that owner applied since
+     * (each logged first in the new owner's log and applied with its position there). Writes a
+     * manifest that names only the new owner's log, from the oldest position any memtable holds
+     * (the previous owner's log is no longer needed), and starts serving flushes.
+     *
+     * <p>REQUIRES: every version the inherited logs hold past their replay points is in the tables
+     * or was applied through {@code ownerWal}'s log (the previous owner stopped committing and
+     * shipped them all).
+     *
+     * @return the manifest written
+     * @throws IllegalStateException if the partition's latest manifest on the DFS is no longer the
+     *     one this store opened (another OTM wrote one since: the copy is stale; nothing is written)
+     */
+    public Manifest finishHandOff(WalCursor ownerWal) throws IOException {
+        installLock.lock();
+        try {
+            if (state != State.RECOVERING) {
+                throw new IllegalStateException("finishHandOff in state " + state);
+            }
+            Manifest onDfs = ManifestFiles.readLatest(dfs, directory);
+            if (!Arrays.equals(onDfs.encode(), manifest.encode())) {
+                throw new IllegalStateException("partition store " + directory + " was opened at manifest "
+                        + manifest.sequence() + " but the DFS now holds manifest " + onDfs.sequence()
+                        + ": another owner wrote it; this copy is stale");
+            }
+            owner = ownerWal;
+            Map<String, WalPosition> replay = new TreeMap<>();
+            replay.put(ownerWal.walId(), ownerWal.replayPoint());
+            for (MemTable m : view.memtables()) {
+                m.oldestPositionByWal().forEach((wal, position) -> replay.merge(wal, position, WalPosition::min));
+            }
+            Manifest next = new Manifest(manifest.sequence() + 1, nextFileNumber, manifest.tables(), replay);
+            ManifestFiles.write(dfs, directory, next);
+            manifest = next;
+            state = State.OPEN;
+            return next;
+        } finally {
+            installLock.unlock();
+        }
+    }
+
+    /** The latest manifest of the store in {@code directory} on the DFS (an empty one if there is none). */
+    public static Manifest readManifest(Dfs dfs, String directory) throws IOException {
+        return ManifestFiles.readLatest(dfs, directory);
+    }
+
+    /**
+     * Stops flushes and compactions (waiting for one under way to end) until
+     * {@link #resumeMaintenance}: while another OTM copies this partition live, no table it opened
+     * may be deleted and no manifest written. Writers keep applying; the memtable grows meanwhile.
+     */
+    public void pauseMaintenance() {
+        maintenancePaused = true;
+        flushLock.lock();
+        flushLock.unlock();
+        compactionLock.lock();
+        compactionLock.unlock();
+    }
+
+    /** Undoes {@link #pauseMaintenance}. */
+    public void resumeMaintenance() {
+        maintenancePaused = false;
+        if (view.active.sizeBytes() >= options.memtableBytesMax()) {
+            scheduleFlush();
         }
     }
 
@@ -408,6 +483,9 @@ public final class PartitionStore implements Closeable {
         flushLock.lock();
         try {
             checkOpen("flush");
+            if (maintenancePaused) {
+                return false;
+            }
             applyLock.writeLock().lock();
             try {
                 installLock.lock();
@@ -487,6 +565,9 @@ public final class PartitionStore implements Closeable {
         compactionLock.lock();
         try {
             checkOpen("compact");
+            if (maintenancePaused) {
+                return false;
+            }
             StoreView input = acquire();
             try {
                 if (input.tables.isEmpty()) {
@@ -755,6 +836,7 @@ public final class PartitionStore implements Closeable {
      * logged for it has been applied.
      */
     public void closeAfterFlush() throws IOException {
+        maintenancePaused = false;
         flushLock.lock();
         try {
             flush();

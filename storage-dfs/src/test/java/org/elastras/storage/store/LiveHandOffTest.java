@@ -1,0 +1,107 @@
+package org.elastras.storage.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.dfs.DfsKind;
+import org.elastras.storage.sstable.BlockCache;
+import org.elastras.storage.wal.WalPosition;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The storage side of a live move: the origin pauses maintenance, a second store opens the same
+ * directory and is given the origin's later versions through its own log, and its hand-off
+ * manifest names only that log, unless the origin wrote a manifest meanwhile.
+ */
+class LiveHandOffTest {
+
+    @TempDir
+    Path temp;
+
+    private final StoreEnvironment env = new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0);
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest
+    @EnumSource(DfsKind.class)
+    void theCopyServesEverythingAndItsManifestNamesOnlyItsOwnLog(DfsKind kind) throws IOException {
+        try (Dfs dfs = kind.open(temp)) {
+            PartitionStore origin = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+            TestWalCursor originWal = new TestWalCursor("origin", new WalPosition(1, 0));
+            origin.finishRecovery(originWal);
+            origin.apply("origin", new WalPosition(1, 0), List.of(new Version(b("a"), 5, b("a5"))));
+            originWal.setReplayPoint(new WalPosition(1, 100));
+            origin.flush();
+            origin.pauseMaintenance();
+            // Versions committed after the flush stay in the origin's memtable; flushes do nothing.
+            origin.apply("origin", new WalPosition(1, 100), List.of(new Version(b("b"), 7, b("b7"))));
+            assertFalse(origin.flush(), "a paused store does not flush");
+            assertFalse(origin.compact(0), "a paused store does not compact");
+            long manifestWhilePaused = origin.manifest().sequence();
+
+            PartitionStore copy = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+            assertArrayEquals(b("a5"), copy.get(b("a"), 10), "the copy reads the flushed tables");
+            // The origin ships what it applied since, logged in the destination's own log.
+            copy.apply("dest", new WalPosition(3, 40), List.of(new Version(b("b"), 7, b("b7"))));
+            copy.apply("dest", new WalPosition(3, 80), List.of(Version.tombstone(b("a"), 8)));
+            TestWalCursor destWal = new TestWalCursor("dest", new WalPosition(3, 120));
+            Manifest handedOff = copy.finishHandOff(destWal);
+
+            assertEquals(manifestWhilePaused + 1, handedOff.sequence());
+            assertEquals(Map.of("dest", new WalPosition(3, 40)), handedOff.replayPoints(),
+                    "only the destination's log, from its oldest shipped record");
+            assertArrayEquals(b("b7"), copy.get(b("b"), 10));
+            assertEquals(null, copy.get(b("a"), 10));
+            assertTrue(copy.flush(), "the new owner flushes");
+            assertEquals(handedOff.sequence() + 1, PartitionStore.readManifest(dfs, "p").sequence());
+            origin.close();
+            copy.close();
+
+            PartitionStore reopened = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+            assertArrayEquals(b("b7"), reopened.get(b("b"), 10));
+            assertArrayEquals(b("a5"), reopened.get(b("a"), 7));
+            assertEquals(null, reopened.get(b("a"), 10));
+            reopened.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DfsKind.class)
+    void aCopyWhoseManifestWasReplacedWritesNothing(DfsKind kind) throws IOException {
+        try (Dfs dfs = kind.open(temp)) {
+            PartitionStore origin = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+            TestWalCursor originWal = new TestWalCursor("origin", new WalPosition(1, 0));
+            origin.finishRecovery(originWal);
+            origin.apply("origin", new WalPosition(1, 0), List.of(new Version(b("a"), 5, b("a5"))));
+            origin.flush();
+
+            PartitionStore copy = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+            copy.apply("dest", new WalPosition(3, 40), List.of(new Version(b("b"), 7, b("b7"))));
+            // The origin was not paused: it writes a manifest after the copy opened.
+            origin.apply("origin", new WalPosition(1, 50), List.of(new Version(b("c"), 9, b("c9"))));
+            origin.flush();
+            Manifest originsLatest = PartitionStore.readManifest(dfs, "p");
+
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> copy.finishHandOff(new TestWalCursor("dest", new WalPosition(3, 120))));
+            assertTrue(e.getMessage().contains("stale"), e.getMessage());
+            assertArrayEquals(originsLatest.encode(), PartitionStore.readManifest(dfs, "p").encode(),
+                    "the origin's manifest is left as it was");
+            copy.close();
+            origin.close();
+        }
+    }
+}
