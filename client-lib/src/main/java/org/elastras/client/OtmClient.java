@@ -2,6 +2,14 @@ package org.elastras.client;
 
 import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.DropIncomingRequest;
+import org.elastras.client.protocol.DropIncomingResponse;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingResponse;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.ReceivePartitionResponse;
+import org.elastras.client.protocol.ShipVersionsRequest;
+import org.elastras.client.protocol.ShipVersionsResponse;
 import org.elastras.client.protocol.AbortResponse;
 import org.elastras.client.protocol.AggregateRequest;
 import org.elastras.client.protocol.AggregateResponse;
@@ -166,6 +174,26 @@ public final class OtmClient implements AutoCloseable {
 
     public ClosePartitionResponse closePartition(ClosePartitionRequest request) {
         return transport.call(Operation.CLOSE_PARTITION, request, ClosePartitionResponse.class);
+    }
+
+    /** Live move, origin to destination: see {@link ReceivePartitionRequest}. */
+    public ReceivePartitionResponse receivePartition(ReceivePartitionRequest request) {
+        return transport.call(Operation.RECEIVE_PARTITION, request, ReceivePartitionResponse.class);
+    }
+
+    /** Live move, origin to destination: see {@link ShipVersionsRequest}. */
+    public ShipVersionsResponse shipVersions(ShipVersionsRequest request) {
+        return transport.call(Operation.SHIP_VERSIONS, request, ShipVersionsResponse.class);
+    }
+
+    /** Live move, origin to destination: see {@link FinishIncomingRequest}. */
+    public FinishIncomingResponse finishIncoming(FinishIncomingRequest request) {
+        return transport.call(Operation.FINISH_INCOMING, request, FinishIncomingResponse.class);
+    }
+
+    /** Live move, origin to destination: see {@link DropIncomingRequest}. */
+    public DropIncomingResponse dropIncoming(DropIncomingRequest request) {
+        return transport.call(Operation.DROP_INCOMING, request, DropIncomingResponse.class);
     }
 
     public FlushPartitionResponse flushPartition(FlushPartitionRequest request) {

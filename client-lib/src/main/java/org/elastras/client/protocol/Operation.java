@@ -33,6 +33,14 @@ public enum Operation {
     VOTE_BRANCH("voteBranch", VoteBranchRequest.class, VoteBranchResponse.class),
     /** Cross-partition commit: the coordinator's outcome for a branch. */
     DECIDE_BRANCH("decideBranch", DecideBranchRequest.class, DecideBranchResponse.class),
+    /** Live move, origin to destination: open the partition's tables as a copy that does not serve yet. */
+    RECEIVE_PARTITION("receivePartition", ReceivePartitionRequest.class, ReceivePartitionResponse.class),
+    /** Live move: versions committed at the origin since, logged and applied at the destination. */
+    SHIP_VERSIONS("shipVersions", ShipVersionsRequest.class, ShipVersionsResponse.class),
+    /** Live move: the origin stopped and shipped everything; the copy becomes complete. */
+    FINISH_INCOMING("finishIncoming", FinishIncomingRequest.class, FinishIncomingResponse.class),
+    /** Live move: forget a copy being filled. */
+    DROP_INCOMING("dropIncoming", DropIncomingRequest.class, DropIncomingResponse.class),
     /** Master: an OTM's heartbeat and timestamp exchange. */
     HEARTBEAT("heartbeat", HeartbeatRequest.class, HeartbeatResponse.class),
     /** Master admin: create a database or tenant. */

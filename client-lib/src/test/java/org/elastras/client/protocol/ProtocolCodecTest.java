@@ -14,6 +14,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +36,11 @@ class ProtocolCodecTest {
                 new CallResponse(List.of("r", 1), 4, 1),
                 new OpenPartitionRequest("D", 1, null, List.of(5)), new OpenPartitionResponse(),
                 new ClosePartitionRequest(1), new ClosePartitionResponse(),
+                new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000)),
+                new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false)),
+                new ReceivePartitionRequest("D", 7, List.of(1), null, "otm-1", 4), new ReceivePartitionResponse(),
+                new ShipVersionsResponse(3), new FinishIncomingRequest(7, 3), new FinishIncomingResponse(5),
+                new DropIncomingRequest(7), new DropIncomingResponse(true),
                 new FlushPartitionRequest(1), new FlushPartitionResponse(),
                 new StatusRequest(), new StatusResponse("o", true, List.of()),
                 new ErrorResponse(ErrorCode.CONFLICT, "m"));
@@ -44,6 +50,29 @@ class ProtocolCodecTest {
                 assertEquals(r, codec.decode(bytes, r.getClass(), format, "test"), format + " " + r);
             }
         }
+    }
+
+    @Test
+    void shippedVersionsRoundTripWithTheirBytesAndDeletions() {
+        ShipVersionsRequest r = new ShipVersionsRequest(7, 2, List.of(
+                new ShippedCommit(40, List.of(new byte[] {1, 2}, new byte[] {3}), Arrays.asList(new byte[] {9}, null)),
+                new ShippedCommit(41, List.of(new byte[] {0}), List.of(new byte[0]))));
+        for (WireFormat format : WireFormat.values()) {
+            ShipVersionsRequest back = codec.decode(codec.encode(r, format), ShipVersionsRequest.class, format, "t");
+            assertEquals(7, back.partitionId());
+            assertEquals(2, back.batch());
+            assertEquals(2, back.commits().size());
+            ShippedCommit first = back.commits().get(0);
+            assertEquals(40, first.cts());
+            assertArrayEquals(new byte[] {1, 2}, first.keys().get(0));
+            assertArrayEquals(new byte[] {3}, first.keys().get(1));
+            assertArrayEquals(new byte[] {9}, first.values().get(0));
+            assertNull(first.values().get(1), format + ": a deletion stays a deletion");
+            assertArrayEquals(new byte[0], back.commits().get(1).values().get(0), format + ": an empty value stays empty");
+        }
+        assertThrows(ElasTrasException.class, () -> new ShippedCommit(5, List.of(new byte[] {1}), List.of()));
+        assertThrows(ElasTrasException.class, () -> new ShipVersionsRequest(7, 0, r.commits()));
+        assertThrows(ElasTrasException.class, () -> new MoveDestination("o", "h", 0));
     }
 
     @Test

@@ -8,6 +8,10 @@ import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.DropIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.ShipVersionsRequest;
 import org.elastras.client.protocol.AggregateRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DecideBranchRequest;
@@ -33,7 +37,8 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL, Operation.CALL_BATCH,
             Operation.REGISTER_DATABASE, Operation.OPEN_PARTITION, Operation.CLOSE_PARTITION,
             Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT,
-            Operation.PREPARE_BRANCH, Operation.VOTE_BRANCH, Operation.DECIDE_BRANCH, Operation.AGGREGATE);
+            Operation.PREPARE_BRANCH, Operation.VOTE_BRANCH, Operation.DECIDE_BRANCH, Operation.AGGREGATE,
+            Operation.RECEIVE_PARTITION, Operation.SHIP_VERSIONS, Operation.FINISH_INCOMING, Operation.DROP_INCOMING);
 
     private final OtmService service;
 
@@ -84,6 +89,10 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             case PREPARE_BRANCH -> service.prepareBranch((PrepareBranchRequest) request);
             case VOTE_BRANCH -> service.voteBranch((VoteBranchRequest) request);
             case DECIDE_BRANCH -> service.decideBranch((DecideBranchRequest) request);
+            case RECEIVE_PARTITION -> service.receivePartition((ReceivePartitionRequest) request);
+            case SHIP_VERSIONS -> service.shipVersions((ShipVersionsRequest) request);
+            case FINISH_INCOMING -> service.finishIncoming((FinishIncomingRequest) request);
+            case DROP_INCOMING -> service.dropIncoming((DropIncomingRequest) request);
             default -> throw new IllegalArgumentException(op.wireName() + " is not an OTM operation");
         };
     }

@@ -9,6 +9,14 @@ import org.elastras.client.protocol.CallBatchResponse;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.DropIncomingRequest;
+import org.elastras.client.protocol.DropIncomingResponse;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingResponse;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.ReceivePartitionResponse;
+import org.elastras.client.protocol.ShipVersionsRequest;
+import org.elastras.client.protocol.ShipVersionsResponse;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.AggregateRequest;
@@ -127,6 +135,18 @@ public interface OtmService {
 
     /** Admin: opens (recovers) and serves a partition. */
     OpenPartitionResponse openPartition(OpenPartitionRequest request) throws ElasTrasException;
+
+    /** Live move, at the destination: see {@link ReceivePartitionRequest}. */
+    ReceivePartitionResponse receivePartition(ReceivePartitionRequest request) throws ElasTrasException;
+
+    /** Live move, at the destination: see {@link ShipVersionsRequest}. */
+    ShipVersionsResponse shipVersions(ShipVersionsRequest request) throws ElasTrasException;
+
+    /** Live move, at the destination: see {@link FinishIncomingRequest}. */
+    FinishIncomingResponse finishIncoming(FinishIncomingRequest request) throws ElasTrasException;
+
+    /** Live move, at the destination: see {@link DropIncomingRequest}. */
+    DropIncomingResponse dropIncoming(DropIncomingRequest request) throws ElasTrasException;
 
     /** Admin: stops serving a partition. */
     ClosePartitionResponse closePartition(ClosePartitionRequest request) throws ElasTrasException;

@@ -197,6 +197,11 @@ public final class OtmNode implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "reaping idle transactions failed", e);
         }
+        try {
+            partitions.sweepIncoming();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "closing idle partition copies failed", e);
+        }
     }
 
     private void resolveInDoubt() {

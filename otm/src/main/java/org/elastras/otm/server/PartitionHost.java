@@ -3,6 +3,7 @@ package org.elastras.otm.server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,7 @@ import org.elastras.otm.txn.SnapshotTracker;
 import org.elastras.otm.txn.TableAccess;
 import org.elastras.otm.txn.TransactionManager;
 import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.store.Manifest;
 import org.elastras.storage.store.PartitionRecovery;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.StoreEnvironment;
@@ -59,6 +61,53 @@ final class PartitionHost {
     /** Locks serialising opens and closes by partition id (a power of two). */
     private static final int LIFECYCLE_STRIPES = 64;
 
+    /** Longest catch-up of a live move before it pauses the partition anyway ("forced", reported). */
+    static final long LIVE_CATCH_UP_MS = 10_000;
+    /** A live move pauses the partition once fewer bytes than this wait to be shipped. */
+    static final long LIVE_PAUSE_BACKLOG_BYTES = 256 * 1024;
+    /** Longest wait of a live move's pause for the partition's open transactions to end before they are aborted. */
+    static final long LIVE_GRACE_MS = 250;
+    /** Bytes of commits a live move may have waiting to be shipped; past it the move fails and the origin serves on. */
+    static final long LIVE_OUTBOX_BYTES_MAX = 64L << 20;
+    /** About the most bytes of versions in one shipVersions request (well under the body limit). */
+    static final long LIVE_BATCH_BYTES = 1 << 20;
+    /** Copies being received at once. */
+    static final int INCOMING_MAX = 16;
+    /** A copy being filled that hears nothing from its origin for this long is dropped. */
+    static final long INCOMING_IDLE_MS = 30_000;
+    /** A complete copy the master does not open here within this long is closed (the partition went elsewhere). */
+    static final long COMPLETE_COPY_IDLE_MS = 120_000;
+
+    /**
+     * A partition a live move is copying here: opened from the DFS, filled with the origin's
+     * commits (logged in this OTM's log first), not served until the master opens it here. Guarded
+     * by itself.
+     */
+    private static final class Incoming {
+        final DatabaseSchema schema;
+        final KeyRange range;
+        final long partitionId;
+        final List<Object> startKey;
+        final List<Object> endKey;
+        final String fromOtm;
+        final PartitionStore store;
+        long batches;
+        /** The manifest the hand-over wrote; null while the copy is being filled. */
+        Manifest handedOff;
+        volatile long touchedNanos = System.nanoTime();
+
+        Incoming(DatabaseSchema schema, KeyRange range, long partitionId, List<Object> startKey, List<Object> endKey,
+                String fromOtm, PartitionStore store) {
+            this.schema = schema;
+            this.range = range;
+            this.partitionId = partitionId;
+            this.startKey = startKey;
+            this.endKey = endKey;
+            this.fromOtm = fromOtm;
+            this.store = store;
+        }
+    }
+
     /** One served partition. */
     record Served(PartitionDescriptor descriptor, TableAccess access, PartitionStore store, List<Object> startKey,
             List<Object> endKey) {
@@ -80,6 +129,14 @@ final class PartitionHost {
 
     private final Map<String, DatabaseSchema> databases = new ConcurrentHashMap<>();
     private final Map<Long, Served> served = new ConcurrentHashMap<>();
+    /** Partitions being copied here by live moves. */
+    private final Map<Long, Incoming> incoming = new ConcurrentHashMap<>();
+    /**
+     * Partitions this OTM no longer serves (or holds as a complete copy it closed) whose manifest
+     * may still name this OTM's log -> their directory: their log retention is kept until the
+     * manifest no longer does (checked when segments are deleted).
+     */
+    private final Map<Long, String> handedOff = new ConcurrentHashMap<>();
     /** Guards registering schemas (the check and the bound on {@link #databases}). */
     private final Object schemaLock = new Object();
     /**
@@ -204,6 +261,9 @@ final class PartitionHost {
             PartitionDescriptor descriptor = new PartitionDescriptor(schema.name(), new PartitionId(partitionId), range, 0);
             TableAccess access = new TableAccess(schema, descriptor, globals);
             long started = System.nanoTime();
+            if (activateCopy(schema, descriptor, access, partitionId, startKey, endKey)) {
+                return;
+            }
             PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId), storeOptions,
                     environment);
             try {
@@ -291,6 +351,419 @@ final class PartitionHost {
         }
     }
 
+    // ---------------------------------------------------------------- live moves, origin side
+
+    /**
+     * Moves a partition live to {@code destinationId} (its client {@code destination}) and stops
+     * serving it here. While the partition still serves: every version applied from now on is
+     * mirrored to an outbox; the memtable is flushed and maintenance paused (so the manifest and
+     * tables the destination opens stay as they are); the destination opens the tables and is
+     * sent the outbox in batches until little is left. Then the pause: new transactions are
+     * refused (clients retry at the next owner), open ones get {@link #LIVE_GRACE_MS} to end and
+     * the rest are aborted, commits in flight finish, the last versions are shipped, and the
+     * destination writes a manifest naming its own log: from then on it holds everything and this
+     * OTM nothing. The master then records the destination in the catalog and opens it there.
+     *
+     * <p>Failures: before the pause, the move is given up and the partition serves on here; after
+     * the pause began but before the hand-over was asked for, it serves on here too (from memory:
+     * nothing else wrote its manifest); if the hand-over's answer is lost, whether the destination
+     * completed is unknown, so the partition is closed here without a manifest and must be opened
+     * from the DFS (the latest manifest tells which log holds its last commits).
+     */
+    org.elastras.client.protocol.LiveMoveReport moveOut(long partitionId, String destinationId,
+            org.elastras.client.OtmClient destination) throws IOException, InterruptedException {
+        hostLock.readLock().lock();
+        try {
+            synchronized (lifecycle(partitionId)) {
+                return moveOutLocked(served(partitionId), destinationId, destination);
+            }
+        } finally {
+            hostLock.readLock().unlock();
+        }
+    }
+
+    private org.elastras.client.protocol.LiveMoveReport moveOutLocked(Served s, String destinationId,
+            org.elastras.client.OtmClient destination) throws IOException, InterruptedException {
+        long partitionId = s.descriptor().id().value();
+        LiveMoveOutbox outbox = new LiveMoveOutbox(LIVE_OUTBOX_BYTES_MAX);
+        long started = System.nanoTime();
+        if (!transactions.mirror(partitionId, outbox)) {
+            throw notServed(partitionId);
+        }
+        boolean removed = false;
+        boolean finishSent = false;
+        long[] batches = {0};
+        try {
+            s.store().flush();
+            s.store().pauseMaintenance();
+            destination.receivePartition(new org.elastras.client.protocol.ReceivePartitionRequest(
+                    s.descriptor().database(), partitionId, s.startKey(), s.endKey(), otmId,
+                    s.store().manifest().sequence()));
+            boolean forced = false;
+            long catchUpDeadline = started + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LIVE_CATCH_UP_MS);
+            while (true) {
+                int shipped = shipSome(partitionId, outbox, destination, batches, 5);
+                if (outbox.backlogBytes() < LIVE_PAUSE_BACKLOG_BYTES && shipped < LIVE_BATCH_BYTES) {
+                    break;
+                }
+                if (System.nanoTime() >= catchUpDeadline) {
+                    forced = true;
+                    break;
+                }
+            }
+            long pausedAtMs = System.currentTimeMillis();
+            long paused = System.nanoTime();
+            int leftOpen = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
+            try {
+                transactions.removePartition(partitionId, drainTimeoutMs);
+            } catch (IllegalStateException e) {
+                transactions.resumeAdmitting(partitionId);
+                throw e;
+            }
+            served.remove(partitionId);
+            removed = true;
+            while (shipSome(partitionId, outbox, destination, batches, 0) > 0) {
+                // the commits that ended during the pause
+            }
+            finishSent = true;
+            destination.finishIncoming(new org.elastras.client.protocol.FinishIncomingRequest(partitionId, batches[0]));
+            long handedOver = System.nanoTime();
+            s.store().close();
+            retention.release(partitionId);
+            deleteObsoleteSegments();
+            long copyMs = (paused - started) / 1_000_000;
+            long pausedMs = (handedOver - paused) / 1_000_000;
+            boolean wasForced = forced;
+            LOG.info(() -> "handed partition " + partitionId + " over to " + destinationId + " live: copied for " + copyMs
+                    + " ms, paused " + pausedMs + " ms (" + leftOpen + " transactions still open after the grace), "
+                    + outbox.commits() + " commits shipped in " + batches[0] + " batches"
+                    + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : ""));
+            return new org.elastras.client.protocol.LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
+                    outbox.versions(), batches[0], forced);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            transactions.unmirror(partitionId, outbox);
+            if (!removed) {
+                transactions.resumeAdmitting(partitionId);
+                s.store().resumeMaintenance();
+                dropCopyAt(destination, partitionId);
+                LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
+                        + " given up before its pause; it serves on here: " + e);
+            } else if (!finishSent) {
+                // Nothing but this OTM wrote the partition's manifest: serve on from memory.
+                transactions.addPartition(partitionId, s.store());
+                served.put(partitionId, s);
+                s.store().resumeMaintenance();
+                dropCopyAt(destination, partitionId);
+                LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
+                        + " failed during its pause; it serves on here: " + e);
+            } else {
+                // The destination may or may not have written its manifest: only the DFS can tell.
+                s.store().close();
+                handedOff.put(partitionId, s.store().directory());
+                LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
+                        + ": the hand-over's answer was lost; closed here, to be opened from the DFS: " + e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Ships what the outbox holds (waiting up to {@code waitMs} for a first commit) in batches.
+     *
+     * @return the bytes shipped, about
+     */
+    private int shipSome(long partitionId, LiveMoveOutbox outbox, org.elastras.client.OtmClient destination,
+            long[] batches, long waitMs) throws InterruptedException {
+        long before = outbox.backlogBytes();
+        List<org.elastras.client.protocol.ShippedCommit> batch = outbox.take(LIVE_BATCH_BYTES,
+                org.elastras.client.protocol.ShipVersionsRequest.COMMITS_MAX, waitMs);
+        if (outbox.overflowed()) {
+            throw new ElasTrasException(ErrorCode.OVERLOADED, "the live move of partition " + partitionId + " fell more than "
+                    + LIVE_OUTBOX_BYTES_MAX + " bytes behind its commits; given up");
+        }
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        batches[0]++;
+        destination.shipVersions(new org.elastras.client.protocol.ShipVersionsRequest(partitionId, batches[0], batch));
+        return (int) Math.max(1, before - outbox.backlogBytes());
+    }
+
+    private void dropCopyAt(org.elastras.client.OtmClient destination, long partitionId) {
+        try {
+            destination.dropIncoming(new org.elastras.client.protocol.DropIncomingRequest(partitionId));
+        } catch (RuntimeException e) {
+            LOG.fine(() -> "could not tell the destination to drop its copy of partition " + partitionId
+                    + " (it drops it after " + INCOMING_IDLE_MS + " ms idle): " + e);
+        }
+    }
+
+    // ---------------------------------------------------------------- live moves, destination side
+
+    /** Opens a copy of a partition that a live move will fill (see {@link #moveOut}). */
+    void receive(org.elastras.client.protocol.ReceivePartitionRequest r) throws IOException {
+        DatabaseSchema schema = database(r.database());
+        KeyRange range = range(schema, r.startKey(), r.endKey());
+        long partitionId = r.partitionId();
+        hostLock.readLock().lock();
+        try {
+            synchronized (lifecycle(partitionId)) {
+                if (served.containsKey(partitionId)) {
+                    throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + partitionId
+                            + " is served here already; it cannot be received");
+                }
+                Incoming stale = incoming.remove(partitionId);
+                if (stale != null) {
+                    closeCopy(stale);
+                }
+                if (incoming.size() >= INCOMING_MAX) {
+                    throw new ElasTrasException(ErrorCode.OVERLOADED, "this OTM receives " + INCOMING_MAX
+                            + " partitions already; retry the move later");
+                }
+                PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId),
+                        storeOptions, environment);
+                if (store.manifest().sequence() != r.manifestSequence()) {
+                    long found = store.manifest().sequence();
+                    store.close();
+                    throw new ElasTrasException(ErrorCode.CONFLICT, "partition " + partitionId + " has manifest " + found
+                            + " on the DFS, not " + r.manifestSequence() + " as its origin " + r.fromOtm() + " says");
+                }
+                // Every record this copy logs is at or after this position.
+                retention.retain(partitionId, wal.endPosition());
+                incoming.put(partitionId, new Incoming(schema, range, partitionId, r.startKey(), r.endKey(), r.fromOtm(),
+                        store));
+            }
+        } finally {
+            hostLock.readLock().unlock();
+        }
+    }
+
+    private Incoming incoming(long partitionId) {
+        Incoming in = incoming.get(partitionId);
+        if (in == null) {
+            throw new ElasTrasException(ErrorCode.NOT_OWNER, "OTM " + otmId + " is not receiving partition " + partitionId
+                    + " (the copy was dropped or never opened); start the move again");
+        }
+        return in;
+    }
+
+    /**
+     * Logs shipped commits in this OTM's log (one record each, one sync for all) and applies them
+     * to the copy. Batches come in order; a batch sent again (its answer was lost) is applied again,
+     * which changes nothing.
+     *
+     * @return how many versions were new to the copy
+     */
+    long ship(org.elastras.client.protocol.ShipVersionsRequest r) {
+        Incoming in = incoming(r.partitionId());
+        synchronized (in) {
+            if (in.handedOff != null) {
+                throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "the copy of partition " + r.partitionId()
+                        + " is complete; it takes no more versions");
+            }
+            if (r.batch() > in.batches + 1) {
+                throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "batch " + r.batch() + " of partition "
+                        + r.partitionId() + " came after batch " + in.batches + ": one is missing");
+            }
+            in.touchedNanos = System.nanoTime();
+            List<org.elastras.storage.wal.WalRecord> records = new ArrayList<>(r.commits().size());
+            List<List<org.elastras.storage.store.Version>> versions = new ArrayList<>(r.commits().size());
+            for (org.elastras.client.protocol.ShippedCommit c : r.commits()) {
+                List<org.elastras.storage.wal.WalRecord.Mutation> mutations = new ArrayList<>(c.keys().size());
+                List<org.elastras.storage.store.Version> vs = new ArrayList<>(c.keys().size());
+                for (int i = 0; i < c.keys().size(); i++) {
+                    byte[] key = c.keys().get(i);
+                    byte[] value = c.values().get(i);
+                    try {
+                        storeOptions.limits().checkKey(key);
+                        storeOptions.limits().checkValue(value);
+                    } catch (org.elastras.storage.util.LimitExceededException e) {
+                        throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, "a shipped version of partition "
+                                + r.partitionId() + " is over the store's limits: " + e.getMessage());
+                    }
+                    mutations.add(new org.elastras.storage.wal.WalRecord.Mutation(r.partitionId(), key, value));
+                    vs.add(value == null ? org.elastras.storage.store.Version.tombstone(key, c.cts())
+                            : new org.elastras.storage.store.Version(key, c.cts(), value));
+                }
+                records.add(new org.elastras.storage.wal.WalRecord(c.cts(), mutations));
+                versions.add(vs);
+            }
+            List<UnappliedCommits.Ticket> tickets = new ArrayList<>(records.size());
+            try {
+                for (int i = 0; i < records.size(); i++) {
+                    tickets.add(unapplied.begin());
+                }
+                List<java.util.concurrent.CompletableFuture<WalPosition>> logged = wal.appendAll(records);
+                long added = 0;
+                for (int i = 0; i < records.size(); i++) {
+                    WalPosition position = logged.get(i).join();
+                    added += in.store.apply(unapplied.walId(), position, versions.get(i));
+                }
+                in.batches = Math.max(in.batches, r.batch());
+                return added;
+            } catch (java.util.concurrent.CompletionException e) {
+                throw new ElasTrasException(ErrorCode.INTERNAL, "could not log the shipped versions of partition "
+                        + r.partitionId() + ": " + e.getCause());
+            } finally {
+                for (UnappliedCommits.Ticket t : tickets) {
+                    t.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Completes a copy: every batch arrived, and the partition's manifest is rewritten to name
+     * only this OTM's log (refused if another OTM wrote the manifest since the copy opened).
+     * Idempotent.
+     *
+     * @return the sequence of the manifest written
+     */
+    long finishIncoming(org.elastras.client.protocol.FinishIncomingRequest r) throws IOException {
+        Incoming in = incoming(r.partitionId());
+        synchronized (in) {
+            if (in.handedOff == null) {
+                if (r.batches() != in.batches) {
+                    throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + r.partitionId() + ": the origin"
+                            + " shipped " + r.batches() + " batches, " + in.batches + " arrived");
+                }
+                try {
+                    in.handedOff = in.store.finishHandOff(unapplied);
+                } catch (IllegalStateException e) {
+                    dropIncoming(r.partitionId());
+                    throw new ElasTrasException(ErrorCode.CONFLICT, e.getMessage());
+                }
+            }
+            in.touchedNanos = System.nanoTime();
+            return in.handedOff.sequence();
+        }
+    }
+
+    /**
+     * Forgets a copy being filled. A complete copy is kept (only the master's open here, or its
+     * idle limit, ends it): the partition's manifest names this OTM's log.
+     *
+     * @return whether a copy being filled was dropped
+     */
+    boolean dropIncoming(long partitionId) {
+        synchronized (lifecycle(partitionId)) {
+            Incoming in = incoming.get(partitionId);
+            if (in == null) {
+                return false;
+            }
+            synchronized (in) {
+                if (in.handedOff != null) {
+                    return false;
+                }
+                incoming.remove(partitionId, in);
+                closeCopy(in);
+                return true;
+            }
+        }
+    }
+
+    /** Closes copies idle past their limits. Called periodically. */
+    void sweepIncoming() {
+        long now = System.nanoTime();
+        for (Incoming in : List.copyOf(incoming.values())) {
+            long idleMs = (now - in.touchedNanos) / 1_000_000;
+            synchronized (lifecycle(in.partitionId)) {
+                boolean complete;
+                synchronized (in) {
+                    complete = in.handedOff != null;
+                }
+                if (idleMs > (complete ? COMPLETE_COPY_IDLE_MS : INCOMING_IDLE_MS) && incoming.remove(in.partitionId, in)) {
+                    LOG.warning(() -> "closing the " + (complete ? "complete" : "unfinished") + " copy of partition "
+                            + in.partitionId + " from " + in.fromOtm + ": idle for " + idleMs + " ms");
+                    closeCopy(in);
+                }
+            }
+        }
+    }
+
+    /** Closes a copy; its log retention is kept while the partition's manifest may name this OTM's log. */
+    private void closeCopy(Incoming in) {
+        in.store.close();
+        boolean complete;
+        synchronized (in) {
+            complete = in.handedOff != null;
+        }
+        if (complete) {
+            handedOff.put(in.partitionId, in.store.directory());
+        } else {
+            retention.release(in.partitionId);
+        }
+    }
+
+    /**
+     * Serves a complete copy of the partition, if this OTM holds one and it is still the
+     * partition's latest state on the DFS: no replay, only the timestamp conditions of an open.
+     * A copy that is not complete or was superseded is closed and the open goes on from the DFS.
+     * REQUIRES: the partition's lifecycle lock.
+     */
+    private boolean activateCopy(DatabaseSchema schema, PartitionDescriptor descriptor, TableAccess access,
+            long partitionId, List<Object> startKey, List<Object> endKey) throws IOException {
+        Incoming in = incoming.remove(partitionId);
+        if (in == null) {
+            return false;
+        }
+        Manifest handedOffAt;
+        synchronized (in) {
+            handedOffAt = in.handedOff;
+        }
+        if (handedOffAt == null || !Names.same(in.schema.name(), schema.name())
+                || !Arrays.equals(PartitionStore.readManifest(dfs, in.store.directory()).encode(), handedOffAt.encode())) {
+            LOG.warning(() -> "partition " + partitionId + ": the copy received from " + in.fromOtm + " is "
+                    + (handedOffAt == null ? "not complete" : "superseded") + "; opening it from the DFS instead");
+            closeCopy(in);
+            return false;
+        }
+        long started = System.nanoTime();
+        long maxCts = Math.max(0, in.store.maxCts());
+        try {
+            if (!timestamps.liftAbove(maxCts, OPEN_TIMESTAMP_WAIT_MS) || !snapshots.awaitFinished(maxCts, OPEN_TIMESTAMP_WAIT_MS)) {
+                incoming.put(partitionId, in);
+                throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + partitionId + " was received up to CTS "
+                        + maxCts + " but no commit timestamp above it arrived within " + OPEN_TIMESTAMP_WAIT_MS
+                        + " ms (is the master reachable?); open it again");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            incoming.put(partitionId, in);
+            throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while opening partition " + partitionId);
+        }
+        WalPosition own = handedOffAt.replayPoints().get(otmId);
+        retention.retain(partitionId, own == null ? wal.endPosition() : own);
+        handedOff.remove(partitionId);
+        transactions.addPartition(partitionId, in.store, List.of());
+        served.put(partitionId, new Served(descriptor, access, in.store, startKey, endKey));
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        LOG.info(() -> "serving partition " + partitionId + " of " + schema.name() + " from the live copy received from "
+                + in.fromOtm + " (" + in.batches + " batches) in " + ms + " ms");
+        return true;
+    }
+
+    /**
+     * Keeps the log retention of partitions handed off while their manifest names this OTM's log,
+     * at the position it names; forgets the others.
+     */
+    private void checkHandedOff() throws IOException {
+        for (Map.Entry<Long, String> e : List.copyOf(handedOff.entrySet())) {
+            long partitionId = e.getKey();
+            if (served.containsKey(partitionId) || incoming.containsKey(partitionId)) {
+                handedOff.remove(partitionId, e.getValue());
+                continue;
+            }
+            WalPosition named = PartitionStore.readManifest(dfs, e.getValue()).replayPoints().get(otmId);
+            if (named == null) {
+                handedOff.remove(partitionId, e.getValue());
+                retention.release(partitionId);
+            } else {
+                retention.retain(partitionId, named);
+            }
+        }
+    }
+
     /** Flushes a partition's memtable and deletes WAL segments no partition needs any more. */
     void flush(long partitionId) throws IOException {
         Served s = served(partitionId);
@@ -303,6 +776,9 @@ final class PartitionHost {
     }
 
     private void deleteObsoleteSegments() throws IOException {
+        if (!handedOff.isEmpty()) {
+            checkHandedOff();
+        }
         wal.deleteSegmentsBefore(retention.oldestNeeded(wal.endPosition()));
     }
 

@@ -25,6 +25,15 @@ import org.elastras.client.protocol.BranchOf;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.DropIncomingRequest;
+import org.elastras.client.protocol.DropIncomingResponse;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingResponse;
+import org.elastras.client.protocol.MoveDestination;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.ReceivePartitionResponse;
+import org.elastras.client.protocol.ShipVersionsRequest;
+import org.elastras.client.protocol.ShipVersionsResponse;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.CommitRequest;
@@ -541,6 +550,9 @@ final class TransactionService implements OtmService {
     @Override
     public ClosePartitionResponse closePartition(ClosePartitionRequest request) {
         checkServing();
+        if (request.liveTo() != null) {
+            return moveOut(request.partitionId(), request.liveTo());
+        }
         try {
             partitions.close(request.partitionId());
         } catch (IOException e) {
@@ -554,6 +566,65 @@ final class TransactionService implements OtmService {
                     + " could not be drained: " + e.getMessage());
         }
         return new ClosePartitionResponse();
+    }
+
+    private ClosePartitionResponse moveOut(long partitionId, MoveDestination to) {
+        if (to.otmId().equals(otmId)) {
+            throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "a live move of partition " + partitionId
+                    + " needs another OTM as its destination, not this one");
+        }
+        try {
+            return new ClosePartitionResponse(partitions.moveOut(partitionId, to.otmId(), peers.of(to.host(), to.port())));
+        } catch (IOException e) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, "live move of partition " + partitionId + " to " + to.otmId()
+                    + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while moving partition " + partitionId);
+        } catch (ElasTrasException e) {
+            if (e.code() == ErrorCode.NOT_OWNER && !transactions.serves(partitionId)) {
+                throw e;
+            }
+            throw new ElasTrasException(e.code() == ErrorCode.NOT_OWNER ? ErrorCode.OVERLOADED : e.code(),
+                    "live move of partition " + partitionId + " to " + to.otmId() + " failed: " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw new ElasTrasException(ErrorCode.OVERLOADED, "live move of partition " + partitionId + " to "
+                    + to.otmId() + " failed: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public ReceivePartitionResponse receivePartition(ReceivePartitionRequest request) {
+        checkServing();
+        try {
+            partitions.receive(request);
+        } catch (IOException e) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, "cannot open partition " + request.partitionId()
+                    + " from the DFS to receive it: " + e.getMessage(), e);
+        }
+        return new ReceivePartitionResponse();
+    }
+
+    @Override
+    public ShipVersionsResponse shipVersions(ShipVersionsRequest request) {
+        checkServing();
+        return new ShipVersionsResponse(partitions.ship(request));
+    }
+
+    @Override
+    public FinishIncomingResponse finishIncoming(FinishIncomingRequest request) {
+        checkServing();
+        try {
+            return new FinishIncomingResponse(partitions.finishIncoming(request));
+        } catch (IOException e) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, "cannot complete the copy of partition " + request.partitionId()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public DropIncomingResponse dropIncoming(DropIncomingRequest request) {
+        return new DropIncomingResponse(partitions.dropIncoming(request.partitionId()));
     }
 
     @Override

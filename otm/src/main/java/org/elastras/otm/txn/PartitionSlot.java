@@ -44,6 +44,10 @@ final class PartitionSlot {
     long maxCtsSeen;
     /** Participants' branches prepared (or restored in doubt) and not ended; while any, reads check intents. */
     final java.util.concurrent.atomic.AtomicInteger branchesPending = new java.util.concurrent.atomic.AtomicInteger();
+    /** False while a live move hands the partition over: no new transaction begins (open ones go on). */
+    volatile boolean admitting = true;
+    /** Set while a live move copies the partition: told every version applied. Written under {@code this}. */
+    volatile CommitMirror mirror;
     /** False once the partition is being removed: no begin, no new CTS. */
     volatile boolean serving = true;
 

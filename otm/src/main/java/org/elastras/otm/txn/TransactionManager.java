@@ -302,6 +302,76 @@ public final class TransactionManager {
         return slot.store;
     }
 
+    /**
+     * Starts telling {@code mirror} every version applied to the partition from now on (a live
+     * move ships them to the destination). A version applied before this call is in the store
+     * before it returns. At most one mirror per partition.
+     *
+     * @return false if the partition is not served here
+     * @throws IllegalStateException if a mirror is set already
+     */
+    public boolean mirror(long partitionId, CommitMirror mirror) {
+        PartitionSlot slot = partitions.get(partitionId);
+        if (slot == null || !slot.serving) {
+            return false;
+        }
+        synchronized (slot) {
+            if (slot.mirror != null) {
+                throw new IllegalStateException("partition " + partitionId + " is already being copied");
+            }
+            slot.mirror = mirror;
+        }
+        return true;
+    }
+
+    /** Stops the mirror of {@link #mirror}, if it is {@code mirror}. */
+    public void unmirror(long partitionId, CommitMirror mirror) {
+        PartitionSlot slot = partitions.get(partitionId);
+        if (slot != null) {
+            synchronized (slot) {
+                if (slot.mirror == mirror) {
+                    slot.mirror = null;
+                }
+            }
+        }
+    }
+
+    /**
+     * The first step of a live move's pause: new transactions on the partition are refused with
+     * NOT_OWNER (clients retry at its next owner), those open go on; then waits up to
+     * {@code graceMs} for them to end, so that {@link #removePartition} aborts as few as possible.
+     *
+     * @return how many transactions of the partition were still open after the wait
+     */
+    public int stopAdmitting(long partitionId, long graceMs) throws InterruptedException {
+        PartitionSlot slot = partitions.get(partitionId);
+        if (slot == null) {
+            return 0;
+        }
+        slot.admitting = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        while (true) {
+            int open = 0;
+            for (Transaction t : transactions.values()) {
+                if (t.slot == slot) {
+                    open++;
+                }
+            }
+            if (open == 0 || System.nanoTime() >= deadline) {
+                return open;
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /** Undoes {@link #stopAdmitting} (the move was given up before the partition was removed). */
+    public void resumeAdmitting(long partitionId) {
+        PartitionSlot slot = partitions.get(partitionId);
+        if (slot != null) {
+            slot.admitting = true;
+        }
+    }
+
     /** Whether this manager serves the partition. */
     public boolean serves(long partitionId) {
         PartitionSlot slot = partitions.get(partitionId);
@@ -337,7 +407,7 @@ public final class TransactionManager {
         if (isolation == null || clientId == null) {
             throw new IllegalArgumentException("isolation and client id are required");
         }
-        PartitionSlot slot = servingSlot(partitionId);
+        PartitionSlot slot = admittingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshots.snapshot(),
                 clockMs.getAsLong(), tag, null);
@@ -380,7 +450,7 @@ public final class TransactionManager {
             throw new TransactionException(Reason.OVERLOADED, false, "snapshot " + snapshot + " is not readable here yet"
                     + " (this OTM's snapshot is " + snapshots.snapshot() + "); retry");
         }
-        PartitionSlot slot = servingSlot(partitionId);
+        PartitionSlot slot = admittingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, Isolation.SNAPSHOT, clientId, snapshot,
                 clockMs.getAsLong(), null, null);
@@ -1062,6 +1132,10 @@ public final class TransactionManager {
         // Durable: from here on the commit must become readable.
         try {
             slot.store.apply(unapplied.walId(), position, pending.versions);
+            CommitMirror mirror = slot.mirror;
+            if (mirror != null) {
+                mirror.applied(cts, pending.versions);
+            }
         } catch (RuntimeException e) {
             // The ticket stays open and the intents stay held: the store's replay point cannot pass
             // this record and nobody can overwrite these keys unseen; reopening the partition
@@ -1186,7 +1260,7 @@ public final class TransactionManager {
             throw new TransactionException(Reason.OVERLOADED, false, "snapshot " + snapshot + " is not readable here yet"
                     + " (this OTM's snapshot is " + snapshots.snapshot() + "); retry");
         }
-        PartitionSlot slot = servingSlot(partitionId);
+        PartitionSlot slot = admittingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshot,
                 clockMs.getAsLong(), tag, new Branch(coordinator));
@@ -1366,6 +1440,10 @@ public final class TransactionManager {
             PendingCommit voted = t.branch.voted;
             try {
                 t.slot.store.apply(unapplied.walId(), t.branch.votedAt, voted.versions);
+                CommitMirror mirror = t.slot.mirror;
+                if (mirror != null) {
+                    mirror.applied(cts, voted.versions);
+                }
             } catch (RuntimeException e) {
                 throw new TransactionException(Reason.STORAGE_FAILED, false, t + " is decided at CTS " + cts
                         + " but could not be applied to partition " + t.slot.partitionId + " (" + e
@@ -1516,6 +1594,16 @@ public final class TransactionManager {
         PartitionSlot slot = partitions.get(partitionId);
         if (slot == null || !slot.serving) {
             throw notOwner(partitionId);
+        }
+        return slot;
+    }
+
+    /** The slot if it serves and admits new transactions (not paused by a live move), else NOT_OWNER. */
+    private PartitionSlot admittingSlot(long partitionId) {
+        PartitionSlot slot = servingSlot(partitionId);
+        if (!slot.admitting) {
+            throw new TransactionException(Reason.NOT_OWNER, false, "partition " + partitionId
+                    + " is being handed over to another OTM; ask the catalog for its owner");
         }
         return slot;
     }

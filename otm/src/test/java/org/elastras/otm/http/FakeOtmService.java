@@ -10,6 +10,14 @@ import org.elastras.client.protocol.CallOutcome;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.DropIncomingRequest;
+import org.elastras.client.protocol.DropIncomingResponse;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingResponse;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.ReceivePartitionResponse;
+import org.elastras.client.protocol.ShipVersionsRequest;
+import org.elastras.client.protocol.ShipVersionsResponse;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
@@ -246,6 +254,30 @@ final class FakeOtmService implements OtmService {
         received.add(r);
         script(r.database());
         return new OpenPartitionResponse();
+    }
+
+    @Override
+    public ReceivePartitionResponse receivePartition(ReceivePartitionRequest r) {
+        received.add(r);
+        return new ReceivePartitionResponse();
+    }
+
+    @Override
+    public ShipVersionsResponse shipVersions(ShipVersionsRequest r) {
+        received.add(r);
+        return new ShipVersionsResponse(r.commits().size());
+    }
+
+    @Override
+    public FinishIncomingResponse finishIncoming(FinishIncomingRequest r) {
+        received.add(r);
+        return new FinishIncomingResponse(1);
+    }
+
+    @Override
+    public DropIncomingResponse dropIncoming(DropIncomingRequest r) {
+        received.add(r);
+        return new DropIncomingResponse(false);
     }
 
     @Override
