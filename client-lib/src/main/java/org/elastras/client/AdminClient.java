@@ -79,7 +79,16 @@ public final class AdminClient {
      *     for a partition id below 1 or an empty OTM id, before anything is sent
      */
     public MovePartitionResponse movePartition(long partitionId, String toOtm) {
-        MovePartitionRequest request = new MovePartitionRequest(partitionId, toOtm);
+        return movePartition(partitionId, toOtm, null);
+    }
+
+    /**
+     * {@link #movePartition(long, String)} of a given kind: {@code live} true for a live move (copied
+     * while it serves, paused only to hand over), false for a coordinated one (closed, then opened),
+     * null for the master's default.
+     */
+    public MovePartitionResponse movePartition(long partitionId, String toOtm, Boolean live) {
+        MovePartitionRequest request = new MovePartitionRequest(partitionId, toOtm, live);
         return send("movePartition " + partitionId + " to " + toOtm, false, m -> m.movePartition(request));
     }
 

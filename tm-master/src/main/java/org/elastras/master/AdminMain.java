@@ -45,10 +45,12 @@ public final class AdminMain {
             "  --help                this text");
 
     static final String USAGE_MOVE = String.join("\n",
-            "usage: elastras move --zk CONNECT [--root PATH] [--timeout-ms MS] PARTITION_ID TO_OTM",
-            "  Moves a serving partition to the live OTM TO_OTM: the owner closes it, the catalog records",
-            "  TO_OTM under the next epoch, TO_OTM opens it. Prints the start, then waits until it serves",
-            "  at TO_OTM and prints how long that took.",
+            "usage: elastras move --zk CONNECT [--root PATH] [--timeout-ms MS] [--coordinated] PARTITION_ID TO_OTM",
+            "  Moves a serving partition to the live OTM TO_OTM, live: TO_OTM copies it while it serves, then",
+            "  the owner pauses it briefly to hand it over, the catalog records TO_OTM under the next epoch",
+            "  and TO_OTM serves its copy. Prints the start, then waits until it serves at TO_OTM and prints",
+            "  how long that took.",
+            "  --coordinated         move it the older way: the owner closes it (flushed), then TO_OTM opens it",
             "  --timeout-ms MS       how long to wait for it to serve at TO_OTM (default " + TIMEOUT_MS_DEFAULT
                     + "; exit " + EXIT_TIMED_OUT + " past it, the move goes on)",
             COMMON);
@@ -113,7 +115,7 @@ public final class AdminMain {
 
     /** The command line, parsed; nothing checked against the cluster yet. */
     record Arguments(String command, String zk, String root, long timeoutMs, boolean stop, boolean noWait,
-            boolean dryRun, String database, List<String> positional) {
+            boolean dryRun, String database, List<String> positional, boolean coordinated) {
     }
 
     private int run(String[] args) {
@@ -194,6 +196,7 @@ public final class AdminMain {
         boolean stop = false;
         boolean noWait = false;
         boolean dryRun = false;
+        boolean coordinated = false;
         String database = null;
         List<String> positional = new ArrayList<>();
         List<String> valued = switch (command) {
@@ -205,6 +208,7 @@ public final class AdminMain {
         List<String> switches = switch (command) {
             case "drain" -> List.of("--stop", "--no-wait");
             case "balance" -> List.of("--dry-run");
+            case "move" -> List.of("--coordinated");
             default -> List.of();
         };
         for (int i = 0; i < args.size(); i++) {
@@ -214,6 +218,7 @@ public final class AdminMain {
                     case "--stop" -> stop = true;
                     case "--no-wait" -> noWait = true;
                     case "--dry-run" -> dryRun = true;
+                    case "--coordinated" -> coordinated = true;
                     default -> throw new IllegalStateException("switch list and switch disagree on " + arg);
                 }
             } else if (valued.contains(arg)) {
@@ -263,7 +268,8 @@ public final class AdminMain {
             throw new IllegalArgumentException("only --dry-run is supported: the active master carries out its"
                     + " balancer's plan by itself every few seconds");
         }
-        return new Arguments(command, zk, root, timeoutMs, stop, noWait, dryRun, database, List.copyOf(positional));
+        return new Arguments(command, zk, root, timeoutMs, stop, noWait, dryRun, database, List.copyOf(positional),
+                coordinated);
     }
 
     static long partitionId(String text) {
@@ -299,7 +305,7 @@ public final class AdminMain {
         long partitionId = partitionId(a.positional().get(0));
         String to = a.positional().get(1);
         long startNanos = System.nanoTime();
-        MovePartitionResponse started = admin.movePartition(partitionId, to);
+        MovePartitionResponse started = admin.movePartition(partitionId, to, a.coordinated() ? Boolean.FALSE : null);
         PartitionInfo p = started.partition();
         out.println("moving partition " + partitionId + " (" + p.database() + ") from " + p.owner() + " to " + to
                 + ": started at epoch " + p.epoch() + ", " + p.state());

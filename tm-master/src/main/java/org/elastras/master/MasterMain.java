@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.master.cluster.ClusterLimits;
 import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterConfig;
 import org.elastras.master.dashboard.DashboardConfig;
@@ -37,6 +38,8 @@ public final class MasterMain {
             "  --admin-token TOKEN    the token the dashboard's admin actions need (Authorization: Bearer TOKEN);"
                     + " without it they are refused",
             "  --open-reads           let anyone read the dashboard and /metrics (default: reads need the token too)",
+            "  --coordinated-moves    move partitions (drains, the balancer, moves without a mode) by closing and"
+                    + " reopening them instead of live",
             "  --help             this text",
             "  Any number of masters may run; one is elected, the others wait as standbys.");
 
@@ -114,10 +117,15 @@ public final class MasterMain {
         int port = 0;
         long heartbeatTimeoutMs = MasterConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS;
         int sessionTimeoutMs = MasterConfig.DEFAULT_SESSION_TIMEOUT_MS;
+        boolean coordinatedMoves = false;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
             if (flag.equals("--open-reads")) {
+                continue;
+            }
+            if (flag.equals("--coordinated-moves")) {
+                coordinatedMoves = true;
                 continue;
             }
             if (DASHBOARD_FLAGS.contains(flag)) {
@@ -160,7 +168,7 @@ public final class MasterMain {
             throw new IllegalArgumentException("--dfs is not a URI: '" + dfs + "'");
         }
         return MasterConfig.defaults(id, zk, root, dfsUri).withAddress(host, port).withHeartbeatTimeoutMs(heartbeatTimeoutMs)
-                .withZkSessionTimeoutMs(sessionTimeoutMs);
+                .withZkSessionTimeoutMs(sessionTimeoutMs).withLimits(ClusterLimits.DEFAULT.withLiveMoves(!coordinatedMoves));
     }
 
     private static final List<String> DASHBOARD_FLAGS = List.of("--dashboard-port", "--admin-token");
@@ -182,7 +190,8 @@ public final class MasterMain {
                 case "--admin-token" -> token = i + 1 < args.length ? args[++i] : null;
                 default -> {
                     // Not a dashboard flag; skip its value too, so a value is never taken for a flag.
-                    if (!args[i].equals("--open-reads") && args[i].startsWith("--") && i + 1 < args.length) {
+                    if (!args[i].equals("--open-reads") && !args[i].equals("--coordinated-moves") && args[i].startsWith("--")
+                            && i + 1 < args.length) {
                         i++;
                     }
                 }

@@ -70,12 +70,18 @@ public sealed interface ClusterEvent {
 
     /**
      * Move a serving partition to the live OTM {@code toOtm} (an operator, a drain or the balancer
-     * asks; {@code reason} says which).
+     * asks; {@code reason} says which). {@code live}: a live move (copied while it serves), false a
+     * coordinated one (closed, then opened); null: as {@link ClusterLimits#liveMoves()} says.
      */
-    record MoveRequested(long partitionId, String toOtm, String reason) implements ClusterEvent {
+    record MoveRequested(long partitionId, String toOtm, String reason, Boolean live) implements ClusterEvent {
         public MoveRequested {
             Objects.requireNonNull(toOtm, "toOtm");
             Objects.requireNonNull(reason, "reason");
+        }
+
+        /** A move of the default kind. */
+        public MoveRequested(long partitionId, String toOtm, String reason) {
+            this(partitionId, toOtm, reason, null);
         }
     }
 

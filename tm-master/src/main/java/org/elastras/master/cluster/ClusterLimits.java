@@ -13,12 +13,28 @@ package org.elastras.master.cluster;
  *     for its turn serves as before; moves side by side share the origin's disk and CPU, so each
  *     one, and the time its partition serves nobody, grows with their number (4 at once: 390 ms
  *     each to close in the elasticity experiment, against 60-175 ms alone)
+ * @param liveMoves whether moves (an operator's without a mode, drains, the balancer's) are live
+ *     moves, the partition copied while it serves and paused only to hand over; false: coordinated
+ *     moves (close, then open at the destination)
  */
 public record ClusterLimits(int otmsMax, int partitionsMax, int opensInFlightMax, int openAttemptsMax,
-        long retryBackoffMsInitial, long retryBackoffMsMax, int drainMovesPerOtmMax) {
+        long retryBackoffMsInitial, long retryBackoffMsMax, int drainMovesPerOtmMax, boolean liveMoves) {
 
-    /** Defaults sized for failover within seconds, and drains that move one partition at a time. */
-    public static final ClusterLimits DEFAULT = new ClusterLimits(1_000, 1_000_000, 64, 8, 100, 5_000, 1);
+    /** Defaults sized for failover within seconds, drains that move one partition at a time, live moves. */
+    public static final ClusterLimits DEFAULT = new ClusterLimits(1_000, 1_000_000, 64, 8, 100, 5_000, 1, true);
+
+    /** Limits with live moves. */
+    public ClusterLimits(int otmsMax, int partitionsMax, int opensInFlightMax, int openAttemptsMax,
+            long retryBackoffMsInitial, long retryBackoffMsMax, int drainMovesPerOtmMax) {
+        this(otmsMax, partitionsMax, opensInFlightMax, openAttemptsMax, retryBackoffMsInitial, retryBackoffMsMax,
+                drainMovesPerOtmMax, true);
+    }
+
+    /** These limits with moves live or coordinated by default. */
+    public ClusterLimits withLiveMoves(boolean live) {
+        return new ClusterLimits(otmsMax, partitionsMax, opensInFlightMax, openAttemptsMax, retryBackoffMsInitial,
+                retryBackoffMsMax, drainMovesPerOtmMax, live);
+    }
 
     public ClusterLimits {
         requireRange("otmsMax", otmsMax, 1, 100_000);

@@ -71,6 +71,14 @@ public final class ClusterState {
         String lastFailure;
         /** While CLOSING for a move: where it goes next. */
         String moveTo;
+        /** While CLOSING for a move: whether it is copied live to {@link #moveTo} before the hand-over. */
+        boolean live;
+        /**
+         * A lost OTM whose fence must be confirmed before this partition opens anywhere: the
+         * destination of a live move that ended after the hand-over (the partition's manifest
+         * names its log) but was lost before it served.
+         */
+        String fenceFirst;
         /** After a move's close, until it serves at the destination: where it came from. */
         String movedFrom;
         long moveStartedMs;
@@ -163,17 +171,20 @@ public final class ClusterState {
             out.add(new Decision.MoveRefused(e.partitionId(), to, refusal));
             return;
         }
-        startMove(p, to, e.reason(), out);
+        startMove(p, to, e.reason(), e.live() == null ? limits.liveMoves() : e.live(), out);
     }
 
-    private void startMove(Partition p, String to, String reason, List<Decision> out) {
+    private void startMove(Partition p, String to, String reason, boolean live, List<Decision> out) {
         String from = p.record.owner();
         p.state = PartitionState.CLOSING;
         p.moveTo = to;
+        p.live = live;
         p.moveStartedMs = nowMs;
         Address origin = otms.get(from);
-        out.add(new Decision.MoveStarted(p.record.partitionId(), from, to, reason));
-        out.add(new Decision.ClosePartition(p.record, origin.host(), origin.port()));
+        Address destination = otms.get(to);
+        out.add(new Decision.MoveStarted(p.record.partitionId(), from, to, reason, live));
+        out.add(new Decision.ClosePartition(p.record, origin.host(), origin.port(),
+                live ? new Decision.LiveTarget(to, destination.host(), destination.port()) : null));
     }
 
     private int movesInFlight() {
@@ -202,12 +213,19 @@ public final class ClusterState {
         }
         String from = p.record.owner();
         String to = p.moveTo;
+        boolean live = p.live;
         p.moveTo = null;
+        p.live = false;
         if (!otms.containsKey(to)) {
-            // Closed cleanly (flushed, no log needed), so no fence: any OTM may open it.
+            // A coordinated close left no log to replay: any OTM may open it. A live hand-over left
+            // the manifest naming the lost destination's log: it opens once that log is fenced.
             p.state = PartitionState.UNASSIGNED;
+            if (live && fences.containsKey(to)) {
+                p.fenceFirst = to;
+            }
             out.add(new Decision.MoveAbandoned(p.record.partitionId(), from, "the destination " + to
-                    + " is gone; the closed partition is assigned anew"));
+                    + " is gone; the closed partition is assigned anew" + (p.fenceFirst != null ? " once "
+                    + to + "'s log is fenced" : "")));
             return;
         }
         p.movedFrom = from;
@@ -225,6 +243,7 @@ public final class ClusterState {
             return;
         }
         p.moveTo = null;
+        p.live = false;
         // It may or may not have closed: open it again at its owner (a no-op if it still serves it;
         // else it recovers from the DFS). Never elsewhere: it may still be serving there.
         p.state = PartitionState.RETRY_WAIT;
@@ -265,7 +284,7 @@ public final class ClusterState {
                         && movingOff < limits.drainMovesPerOtmMax() && mayMoveBeside(level(p), levelsMoving)) {
                     String to = AssignmentPlanner.leastLoaded(load);
                     load.merge(to, 1, Integer::sum);
-                    startMove(p, to, "draining " + otmId, out);
+                    startMove(p, to, "draining " + otmId, limits.liveMoves(), out);
                     levelsMoving.add(level(p));
                     inFlight++;
                     movingOff++;
@@ -365,6 +384,7 @@ public final class ClusterState {
                     out.add(new Decision.MoveAbandoned(p.record.partitionId(), otmId, "its owner " + otmId + " failed"));
                     p.moveTo = null;
                     p.movedFrom = null;
+                    p.live = false;
                 }
                 p.state = PartitionState.AWAITING_FENCE;
                 p.attempts = 0;
@@ -531,6 +551,12 @@ public final class ClusterState {
             }
             if (!levelReady[level(p)]) {
                 continue; // The catalog partition that must hold its record does not serve yet.
+            }
+            if (p.fenceFirst != null) {
+                if (fences.containsKey(p.fenceFirst)) {
+                    continue; // Its last commits are in a lost OTM's log, not fenced yet.
+                }
+                p.fenceFirst = null;
             }
             String target;
             if (p.state == PartitionState.UNASSIGNED) {

@@ -29,12 +29,27 @@ public sealed interface Decision {
 
     /**
      * A move's first step: ask the owner (of {@code record}) to close the partition: stop admitting
-     * transactions on it, finish or abort those in flight, flush and close its store. Answer with
+     * transactions on it, finish or abort those in flight, flush and close its store; or, with
+     * {@code liveTo}, to copy it live to that OTM and hand it over (the destination then holds a
+     * complete copy and the partition's manifest names the destination's log). Answer with
      * {@link ClusterEvent.CloseDone} or {@link ClusterEvent.CloseFailed} for this epoch, always.
      */
-    record ClosePartition(PartitionRecord record, String host, int port) implements Decision {
+    record ClosePartition(PartitionRecord record, String host, int port, LiveTarget liveTo) implements Decision {
         public ClosePartition {
             Objects.requireNonNull(record.owner(), "a close needs an owner");
+        }
+
+        /** A coordinated move's close. */
+        public ClosePartition(PartitionRecord record, String host, int port) {
+            this(record, host, port, null);
+        }
+    }
+
+    /** The destination of a live move, as the origin reaches it. */
+    record LiveTarget(String otmId, String host, int port) {
+        public LiveTarget {
+            Objects.requireNonNull(otmId, "otmId");
+            Objects.requireNonNull(host, "host");
         }
     }
 
@@ -42,8 +57,16 @@ public sealed interface Decision {
     record MoveRefused(long partitionId, String toOtm, String reason) implements Decision {
     }
 
-    /** Report: a move started: the partition closes at {@code from}, then opens at {@code to}. */
-    record MoveStarted(long partitionId, String from, String to, String reason) implements Decision {
+    /**
+     * Report: a move started: the partition closes at {@code from} (copied live to {@code to} first
+     * if {@code live}), then opens at {@code to}.
+     */
+    record MoveStarted(long partitionId, String from, String to, String reason, boolean live) implements Decision {
+
+        /** A coordinated move started. */
+        public MoveStarted(long partitionId, String from, String to, String reason) {
+            this(partitionId, from, to, reason, false);
+        }
     }
 
     /** Report: a moved partition serves at its destination; {@code tookMs} from the move's start. */

@@ -49,6 +49,8 @@ import org.elastras.client.ActiveMaster;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.MoveDestination;
+import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.HeartbeatRequest;
@@ -483,9 +485,17 @@ public final class Master implements AutoCloseable {
      * @throws IllegalStateException if this master is not the active one
      */
     public PartitionView movePartition(long partitionId, String toOtm) throws Exception {
+        return movePartition(partitionId, toOtm, null);
+    }
+
+    /**
+     * {@link #movePartition(long, String)} of a given kind: live (copied while it serves, paused
+     * only to hand over), coordinated ({@code live} false), or as the limits say ({@code null}).
+     */
+    public PartitionView movePartition(long partitionId, String toOtm, Boolean live) throws Exception {
         return onLoop(() -> {
             requireActive();
-            for (Decision d : apply(term, new ClusterEvent.MoveRequested(partitionId, toOtm, "operator"))) {
+            for (Decision d : apply(term, new ClusterEvent.MoveRequested(partitionId, toOtm, "operator", live))) {
                 if (d instanceof Decision.MoveRefused refused && refused.partitionId() == partitionId) {
                     throw new IllegalArgumentException("partition " + partitionId + " cannot move to " + toOtm + ": "
                             + refused.reason());
@@ -1224,17 +1234,20 @@ public final class Master implements AutoCloseable {
             moves.put(m.partitionId(), new MoveView(m.partitionId(), m.from(), m.to(), m.reason(), System.currentTimeMillis(),
                     System.nanoTime()));
             movePhases.put(m.partitionId(), new MovePhases());
-            LOG.info(() -> "moving partition " + m.partitionId() + " from " + m.from() + " to " + m.to() + " (" + m.reason() + ")");
+            LOG.info(() -> "moving partition " + m.partitionId() + (m.live() ? " live" : "") + " from " + m.from() + " to "
+                    + m.to() + " (" + m.reason() + ")");
             events.record(MasterEvents.Kind.MOVE_STARTED, "partition " + m.partitionId(), "from " + m.from() + " to "
-                    + m.to() + " (" + m.reason() + "): closing at the origin");
+                    + m.to() + " (" + m.reason() + "): " + (m.live() ? "copying live from the origin" : "closing at the origin"));
         } else if (d instanceof Decision.MoveFinished m) {
             MoveView started = moves.remove(m.partitionId());
             MovePhases phases = movePhases.remove(m.partitionId());
             moveLedger.ended(m.partitionId(), clockMs.getAsLong());
             long ms = started == null ? m.tookMs() : (System.nanoTime() - started.startedNanos()) / 1_000_000;
             movesDone++;
-            String breakdown = phases == null ? "closed, recorded, opened" : phases.describe() + ", queueing "
-                    + Math.max(0, ms - phases.measuredMs()) + " ms";
+            long unavailable = phases == null ? -1 : phases.unavailableMs(System.currentTimeMillis());
+            String breakdown = (unavailable >= 0 ? "live, unavailable " + unavailable + " ms: " : "")
+                    + (phases == null ? "closed, recorded, opened" : phases.describe() + ", queueing "
+                    + Math.max(0, ms - phases.measuredMs()) + " ms");
             LOG.info(() -> "partition " + m.partitionId() + " moved from " + m.from() + " to " + m.to() + " in " + ms
                     + " ms (" + breakdown + ")");
             events.record(MasterEvents.Kind.MOVE_FINISHED, "partition " + m.partitionId(), "moved from " + m.from() + " to "
@@ -1403,16 +1416,24 @@ public final class Master implements AutoCloseable {
         PartitionRecord r = c.record();
         long started = System.nanoTime();
         try {
+            ClosePartitionResponse answer = null;
+            Decision.LiveTarget to = c.liveTo();
             try {
-                clientFor(r.owner(), c.host(), c.port()).closePartition(new ClosePartitionRequest(r.partitionId()));
+                answer = clientFor(r.owner(), c.host(), c.port()).closePartition(new ClosePartitionRequest(r.partitionId(),
+                        to == null ? null : new MoveDestination(to.otmId(), to.host(), to.port())));
             } catch (ElasTrasException e) {
-                if (e.code() != ErrorCode.NOT_OWNER) {
+                // NOT_OWNER: it does not serve it (any more). After a live move that is no proof
+                // the destination holds it complete: only a hand-over's answer is.
+                if (e.code() != ErrorCode.NOT_OWNER || to != null) {
                     throw e;
                 }
             }
             MovePhases phases = movePhases.get(r.partitionId());
             if (phases != null) {
                 phases.closed((System.nanoTime() - started) / 1_000_000);
+                if (answer != null && answer.live() != null) {
+                    phases.copiedLive(answer.live());
+                }
             }
             post(myTerm, () -> apply(myTerm, new ClusterEvent.CloseDone(r.partitionId(), r.owner(), r.epoch())));
         } catch (Exception e) {

@@ -91,6 +91,12 @@ public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI
                 host, port, heartbeatTimeoutMs, timestamps, b);
     }
 
+    /** This config with other limits. */
+    public MasterConfig withLimits(ClusterLimits l) {
+        return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, l,
+                host, port, heartbeatTimeoutMs, timestamps, balance);
+    }
+
     /** This config with another ZooKeeper session timeout. */
     public MasterConfig withZkSessionTimeoutMs(int ms) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, ms, tickMs, otmRequestTimeoutMs, limits,

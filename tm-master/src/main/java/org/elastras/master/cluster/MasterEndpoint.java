@@ -94,7 +94,8 @@ final class MasterEndpoint implements ProtocolEndpoint {
     }
 
     private MovePartitionResponse movePartition(MovePartitionRequest request) {
-        PartitionView started = admin(ErrorCode.REFUSED, () -> master.movePartition(request.partitionId(), request.toOtm()));
+        PartitionView started = admin(ErrorCode.REFUSED, () -> master.movePartition(request.partitionId(), request.toOtm(),
+                request.live()));
         return new MovePartitionResponse(info(started), request.toOtm());
     }
 

@@ -15,9 +15,26 @@ final class MovePhases {
     private volatile long catalogWriteMs = -1;
     private volatile long registerMs = -1;
     private volatile long openMs = -1;
+    /** A live move's figures from the origin; null for a coordinated move. */
+    private volatile org.elastras.client.protocol.LiveMoveReport live;
 
     void closed(long ms) {
         closeMs = ms;
+    }
+
+    /** The origin's account of a live move (its close was the copy and the hand-over). */
+    void copiedLive(org.elastras.client.protocol.LiveMoveReport report) {
+        live = report;
+    }
+
+    /**
+     * For a live move, how long the partition served nowhere: from the origin's pause (its wall
+     * clock) to {@code servingAtEpochMs} (the master's wall clock when the destination confirmed
+     * it serves); -1 for a coordinated move. On one machine both clocks are one.
+     */
+    long unavailableMs(long servingAtEpochMs) {
+        org.elastras.client.protocol.LiveMoveReport r = live;
+        return r == null ? -1 : Math.max(0, servingAtEpochMs - r.pausedAtEpochMs());
     }
 
     void opened(long catalogWriteMs, long registerMs, long openMs) {
@@ -33,7 +50,10 @@ final class MovePhases {
 
     /** For logs: {@code close 120 ms, catalog write 20 ms, register 0 ms, open 31 ms}. */
     String describe() {
-        return "close " + closeMs + " ms, catalog write " + catalogWriteMs + " ms, register " + registerMs
-                + " ms, open " + openMs + " ms";
+        org.elastras.client.protocol.LiveMoveReport r = live;
+        String close = r == null ? "close " + closeMs + " ms" : "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
+                + " commits shipped in " + r.batches() + " batches" + (r.forced() ? ", FORCED: not caught up in time" : "")
+                + "), origin paused " + r.pausedMs() + " ms, close round trip " + closeMs + " ms";
+        return close + ", catalog write " + catalogWriteMs + " ms, register " + registerMs + " ms, open " + openMs + " ms";
     }
 }

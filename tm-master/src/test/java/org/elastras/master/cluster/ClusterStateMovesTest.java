@@ -28,12 +28,12 @@ import org.elastras.master.cluster.Decision.OtmDrained;
 import org.junit.jupiter.api.Test;
 
 /**
- * Coordinated moves, drains and the catalog's open order in the master's state machine, driven by
- * scripted events.
+ * Coordinated and live moves, drains and the catalog's open order in the master's state machine,
+ * driven by scripted events. Moves are coordinated by default here; the live tests ask for live.
  */
 class ClusterStateMovesTest {
 
-    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 4);
+    private static final ClusterLimits LIMITS = new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 4, false);
 
     private ClusterState state = new ClusterState(LIMITS, 0);
 
@@ -95,6 +95,67 @@ class ClusterStateMovesTest {
         assertEquals(List.of(new MoveFinished(1, "otm-a", "otm-c", 100)), on(new OpenDone(1, "otm-c", 2)));
         assertEquals(PartitionState.SERVING, view(1).state());
         assertEquals(moved, view(1).record());
+    }
+
+    @Test
+    void aLiveMoveAsksTheOriginToCopyToTheDestinationThenRecordsAndOpensThere() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new Tick(1_000));
+        List<Decision> started = on(new MoveRequested(1, "otm-c", "operator", true));
+        assertEquals(List.of(new MoveStarted(1, "otm-a", "otm-c", "operator", true),
+                new ClosePartition(view(1).record(), "ha", 1, new Decision.LiveTarget("otm-c", "hc", 3))), started);
+        assertEquals(PartitionState.CLOSING, view(1).state());
+        on(new Tick(1_030));
+        PartitionRecord moved = new PartitionRecord("SHOP", 1, null, null, "otm-c", 2);
+        assertEquals(List.of(new OpenPartition(moved, "hc", 3)), on(new CloseDone(1, "otm-a", 1)));
+        on(new Tick(1_050));
+        assertEquals(List.of(new MoveFinished(1, "otm-a", "otm-c", 50)), on(new OpenDone(1, "otm-c", 2)));
+
+        // Live by default when the limits say so; a coordinated move on request.
+        state = new ClusterState(LIMITS.withLiveMoves(true), 0);
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        assertEquals(new Decision.LiveTarget("otm-c", "hc", 3),
+                only(on(new MoveRequested(1, "otm-c", "operator")), ClosePartition.class).get(0).liveTo());
+        assertEquals(null, only(on(new MoveRequested(2, "otm-c", "operator", false)), ClosePartition.class).get(0).liveTo());
+    }
+
+    @Test
+    void aLiveMoveWhoseDestinationIsLostAfterTheHandOverOpensOnlyAfterItsFence() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new MoveRequested(1, "otm-c", "operator", true));
+        List<Decision> lost = on(new OtmLost("otm-c"));
+        assertEquals(List.of(new Decision.FenceOtm("otm-c")), only(lost, Decision.FenceOtm.class));
+        // The hand-over finished: the manifest names otm-c's log, so nobody may open it before that
+        // log is fenced.
+        List<Decision> closed = on(new CloseDone(1, "otm-a", 1));
+        assertEquals(1, only(closed, MoveAbandoned.class).size());
+        assertTrue(only(closed, OpenPartition.class).isEmpty(), "no open before the destination's fence");
+        on(new Tick(5_000));
+        assertTrue(only(on(new Tick(6_000)), OpenPartition.class).isEmpty());
+        List<Decision> fenced = on(new FenceDone("otm-c"));
+        assertEquals(List.of("otm-a"), only(fenced, OpenPartition.class).stream().map(o -> o.assignment().owner()).toList());
+    }
+
+    @Test
+    void aFailedLiveMoveReopensAtTheOriginAndALostOriginIsFencedFirst() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new MoveRequested(1, "otm-c", "operator", true));
+        List<Decision> failed = on(new CloseFailed(1, "otm-a", 1, "the hand-over's answer was lost"));
+        assertEquals(List.of(new PartitionRecord("SHOP", 1, null, null, "otm-a", 2)),
+                only(failed, OpenPartition.class).stream().map(OpenPartition::assignment).toList(),
+                "reopened at its owner (from the DFS if it handed over), never elsewhere");
+        on(new OpenDone(1, "otm-a", 2));
+
+        on(new MoveRequested(3, "otm-c", "operator", true));
+        List<Decision> lost = on(new OtmLost("otm-a"));
+        assertTrue(only(lost, OpenPartition.class).isEmpty(), "nothing opens before the origin's fence");
+        assertEquals(PartitionState.AWAITING_FENCE, view(3).state());
+        List<Decision> fenced = on(new FenceDone("otm-a"));
+        assertEquals(2, only(fenced, OpenPartition.class).size(), "both of otm-a's partitions open elsewhere");
     }
 
     @Test
@@ -181,7 +242,7 @@ class ClusterStateMovesTest {
 
     @Test
     void aDrainMovesAtMostItsBoundOffOneOtmAtATime() {
-        state = new ClusterState(new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 1), 0);
+        state = new ClusterState(new ClusterLimits(100, 1_000, 4, 4, 100, 1_000, 1, false), 0);
         twoOtmsFourPartitions();
         on(new OtmJoined("otm-c", "hc", 3));
         List<Decision> first = on(new DrainRequested("otm-a", true));
