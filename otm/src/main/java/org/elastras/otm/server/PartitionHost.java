@@ -92,8 +92,10 @@ final class PartitionHost {
         final String fromOtm;
         final PartitionStore store;
         long batches;
-        /** The manifest the hand-over wrote; null while the copy is being filled. */
-        Manifest handedOff;
+        /** The manifest the copy wrote when it began (naming the origin's log and this OTM's). */
+        Manifest begun;
+        /** Set once the origin stopped committing and every batch arrived. */
+        boolean complete;
         volatile long touchedNanos = System.nanoTime();
 
         Incoming(DatabaseSchema schema, KeyRange range, long partitionId, List<Object> startKey, List<Object> endKey,
@@ -429,8 +431,8 @@ final class PartitionHost {
             destination.finishIncoming(new org.elastras.client.protocol.FinishIncomingRequest(partitionId, batches[0]));
             long handedOver = System.nanoTime();
             s.store().close();
-            retention.release(partitionId);
-            deleteObsoleteSegments();
+            // The manifest names this OTM's log until the destination's first flush.
+            handedOff.put(partitionId, s.store().directory());
             long copyMs = (paused - started) / 1_000_000;
             long pausedMs = (handedOver - paused) / 1_000_000;
             boolean wasForced = forced;
@@ -444,7 +446,7 @@ final class PartitionHost {
             transactions.unmirror(partitionId, outbox);
             if (!removed) {
                 transactions.resumeAdmitting(partitionId);
-                s.store().resumeMaintenance();
+                resumeMaintenance(s.store(), e);
                 dropCopyAt(destination, partitionId);
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
                         + " given up before its pause; it serves on here: " + e);
@@ -452,7 +454,7 @@ final class PartitionHost {
                 // Nothing but this OTM wrote the partition's manifest: serve on from memory.
                 transactions.addPartition(partitionId, s.store());
                 served.put(partitionId, s);
-                s.store().resumeMaintenance();
+                resumeMaintenance(s.store(), e);
                 dropCopyAt(destination, partitionId);
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
                         + " failed during its pause; it serves on here: " + e);
@@ -464,6 +466,16 @@ final class PartitionHost {
                         + ": the hand-over's answer was lost; closed here, to be opened from the DFS: " + e);
             }
             throw e;
+        }
+    }
+
+    private static void resumeMaintenance(PartitionStore store, Exception cause) {
+        try {
+            store.resumeMaintenance();
+        } catch (IOException io) {
+            cause.addSuppressed(io);
+            LOG.log(java.util.logging.Level.WARNING, "resuming flushes of " + store.directory() + " after a live move"
+                    + " could not read its manifest; the next flush may fail once and be retried", io);
         }
     }
 
@@ -528,10 +540,19 @@ final class PartitionHost {
                     throw new ElasTrasException(ErrorCode.CONFLICT, "partition " + partitionId + " has manifest " + found
                             + " on the DFS, not " + r.manifestSequence() + " as its origin " + r.fromOtm() + " says");
                 }
-                // Every record this copy logs is at or after this position.
-                retention.retain(partitionId, wal.endPosition());
-                incoming.put(partitionId, new Incoming(schema, range, partitionId, r.startKey(), r.endKey(), r.fromOtm(),
-                        store));
+                Incoming in = new Incoming(schema, range, partitionId, r.startKey(), r.endKey(), r.fromOtm(), store);
+                try {
+                    in.begun = store.beginLiveCopy(unapplied);
+                } catch (IllegalStateException e) {
+                    store.close();
+                    throw new ElasTrasException(ErrorCode.CONFLICT, e.getMessage());
+                } catch (IOException | RuntimeException e) {
+                    store.close();
+                    throw e;
+                }
+                // The manifest names this OTM's log from here: keep it until the manifest does not.
+                retention.retain(partitionId, in.begun.replayPoints().get(otmId));
+                incoming.put(partitionId, in);
             }
         } finally {
             hostLock.readLock().unlock();
@@ -557,7 +578,7 @@ final class PartitionHost {
     long ship(org.elastras.client.protocol.ShipVersionsRequest r) {
         Incoming in = incoming(r.partitionId());
         synchronized (in) {
-            if (in.handedOff != null) {
+            if (in.complete) {
                 throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "the copy of partition " + r.partitionId()
                         + " is complete; it takes no more versions");
             }
@@ -613,29 +634,22 @@ final class PartitionHost {
     }
 
     /**
-     * Completes a copy: every batch arrived, and the partition's manifest is rewritten to name
-     * only this OTM's log (refused if another OTM wrote the manifest since the copy opened).
-     * Idempotent.
+     * Completes a copy: the origin stopped committing and every batch it shipped arrived (each
+     * durable in this OTM's log, which the partition's manifest names). Idempotent. The copy
+     * serves once the master opens the partition here.
      *
-     * @return the sequence of the manifest written
+     * @return the sequence of the manifest the copy wrote when it began
      */
-    long finishIncoming(org.elastras.client.protocol.FinishIncomingRequest r) throws IOException {
+    long finishIncoming(org.elastras.client.protocol.FinishIncomingRequest r) {
         Incoming in = incoming(r.partitionId());
         synchronized (in) {
-            if (in.handedOff == null) {
-                if (r.batches() != in.batches) {
-                    throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + r.partitionId() + ": the origin"
-                            + " shipped " + r.batches() + " batches, " + in.batches + " arrived");
-                }
-                try {
-                    in.handedOff = in.store.finishHandOff(unapplied);
-                } catch (IllegalStateException e) {
-                    dropIncoming(r.partitionId());
-                    throw new ElasTrasException(ErrorCode.CONFLICT, e.getMessage());
-                }
+            if (!in.complete && r.batches() != in.batches) {
+                throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + r.partitionId() + ": the origin"
+                        + " shipped " + r.batches() + " batches, " + in.batches + " arrived");
             }
+            in.complete = true;
             in.touchedNanos = System.nanoTime();
-            return in.handedOff.sequence();
+            return in.begun.sequence();
         }
     }
 
@@ -652,7 +666,7 @@ final class PartitionHost {
                 return false;
             }
             synchronized (in) {
-                if (in.handedOff != null) {
+                if (in.complete) {
                     return false;
                 }
                 incoming.remove(partitionId, in);
@@ -670,7 +684,7 @@ final class PartitionHost {
             synchronized (lifecycle(in.partitionId)) {
                 boolean complete;
                 synchronized (in) {
-                    complete = in.handedOff != null;
+                    complete = in.complete;
                 }
                 if (idleMs > (complete ? COMPLETE_COPY_IDLE_MS : INCOMING_IDLE_MS) && incoming.remove(in.partitionId, in)) {
                     LOG.warning(() -> "closing the " + (complete ? "complete" : "unfinished") + " copy of partition "
@@ -681,18 +695,10 @@ final class PartitionHost {
         }
     }
 
-    /** Closes a copy; its log retention is kept while the partition's manifest may name this OTM's log. */
+    /** Closes a copy; its log retention is kept while the partition's manifest names this OTM's log. */
     private void closeCopy(Incoming in) {
         in.store.close();
-        boolean complete;
-        synchronized (in) {
-            complete = in.handedOff != null;
-        }
-        if (complete) {
-            handedOff.put(in.partitionId, in.store.directory());
-        } else {
-            retention.release(in.partitionId);
-        }
+        handedOff.put(in.partitionId, in.store.directory());
     }
 
     /**
@@ -707,14 +713,13 @@ final class PartitionHost {
         if (in == null) {
             return false;
         }
-        Manifest handedOffAt;
+        boolean complete;
         synchronized (in) {
-            handedOffAt = in.handedOff;
+            complete = in.complete;
         }
-        if (handedOffAt == null || !Names.same(in.schema.name(), schema.name())
-                || !Arrays.equals(PartitionStore.readManifest(dfs, in.store.directory()).encode(), handedOffAt.encode())) {
-            LOG.warning(() -> "partition " + partitionId + ": the copy received from " + in.fromOtm + " is "
-                    + (handedOffAt == null ? "not complete" : "superseded") + "; opening it from the DFS instead");
+        if (!complete || !Names.same(in.schema.name(), schema.name())) {
+            LOG.warning(() -> "partition " + partitionId + ": the copy received from " + in.fromOtm + " is not complete;"
+                    + " opening it from the DFS instead");
             closeCopy(in);
             return false;
         }
@@ -732,7 +737,15 @@ final class PartitionHost {
             incoming.put(partitionId, in);
             throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while opening partition " + partitionId);
         }
-        WalPosition own = handedOffAt.replayPoints().get(otmId);
+        try {
+            in.store.finishLiveCopy();
+        } catch (IllegalStateException e) {
+            LOG.warning(() -> "partition " + partitionId + ": the copy received from " + in.fromOtm + " cannot serve ("
+                    + e.getMessage() + "); opening it from the DFS instead");
+            closeCopy(in);
+            return false;
+        }
+        WalPosition own = in.begun.replayPoints().get(otmId);
         retention.retain(partitionId, own == null ? wal.endPosition() : own);
         handedOff.remove(partitionId);
         transactions.addPartition(partitionId, in.store, List.of());

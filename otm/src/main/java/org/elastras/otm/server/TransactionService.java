@@ -614,12 +614,7 @@ final class TransactionService implements OtmService {
     @Override
     public FinishIncomingResponse finishIncoming(FinishIncomingRequest request) {
         checkServing();
-        try {
-            return new FinishIncomingResponse(partitions.finishIncoming(request));
-        } catch (IOException e) {
-            throw new ElasTrasException(ErrorCode.INTERNAL, "cannot complete the copy of partition " + request.partitionId()
-                    + ": " + e.getMessage(), e);
-        }
+        return new FinishIncomingResponse(partitions.finishIncoming(request));
     }
 
     @Override

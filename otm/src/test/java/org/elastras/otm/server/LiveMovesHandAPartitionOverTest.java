@@ -168,18 +168,21 @@ class LiveMovesHandAPartitionOverTest {
                 assertTrue(report.commitsShipped() > 0, "commits went on during the copy and were shipped: " + report);
                 assertTrue(report.batches() > 0);
                 assertBalances(toB, writers);
-                // The destination serves and flushes as an owner.
-                toB.flushPartition(new FlushPartitionRequest(PARTITION));
                 call(toB, "transfer", List.of(10L, 20L, 1L));
                 writers.done.incrementAndGet(0);
             } finally {
                 a.close();
             }
-            // The destination stops without a clean close: its successor recovers from the DFS,
-            // through the manifest the hand-over wrote and the destination's log.
+            // The destination stops without a clean close, before any flush: its successor
+            // recovers from the manifest the copy wrote, which names both OTMs' logs.
             b.close();
             OtmNode c = start(zk, "otm-c");
             try (OtmClient toC = client(c)) {
+                open(toC);
+                assertBalances(toC, writers);
+                // And the new owner flushes: its manifest then needs neither log.
+                toC.flushPartition(new FlushPartitionRequest(PARTITION));
+                toC.closePartition(new ClosePartitionRequest(PARTITION));
                 open(toC);
                 assertBalances(toC, writers);
             } finally {

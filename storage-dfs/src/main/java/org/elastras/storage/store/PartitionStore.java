@@ -154,45 +154,66 @@ public final class PartitionStore implements Closeable {
     }
 
     /**
-     * Ends the recovery of a store that was filled by a live move instead of a replay: opened from
-     * the manifest its previous owner wrote, then given every version that owner applied since
-     * (each logged first in the new owner's log and applied with its position there). Writes a
-     * manifest that names only the new owner's log, from the oldest position any memtable holds
-     * (the previous owner's log is no longer needed), and starts serving flushes.
+     * Starts a live copy: this store, opened (in recovery) from the manifest its current owner
+     * wrote, will be given every version that owner applies from now on, each logged first in
+     * {@code copierWal}'s log and applied with its position there. Writes a manifest that names
+     * that log too (from its current replay point, before any such record), besides the logs the
+     * opened manifest names, so that a recovery from now on replays both: whichever of the two
+     * OTMs stops, nothing either logged for the partition is missed.
      *
-     * <p>REQUIRES: every version the inherited logs hold past their replay points is in the tables
-     * or was applied through {@code ownerWal}'s log (the previous owner stopped committing and
-     * shipped them all).
+     * <p>REQUIRES: the owner paused its maintenance before this store opened.
      *
      * @return the manifest written
      * @throws IllegalStateException if the partition's latest manifest on the DFS is no longer the
      *     one this store opened (another OTM wrote one since: the copy is stale; nothing is written)
      */
-    public Manifest finishHandOff(WalCursor ownerWal) throws IOException {
+    public Manifest beginLiveCopy(WalCursor copierWal) throws IOException {
         installLock.lock();
         try {
-            if (state != State.RECOVERING) {
-                throw new IllegalStateException("finishHandOff in state " + state);
+            if (state != State.RECOVERING || owner != null) {
+                throw new IllegalStateException("beginLiveCopy in state " + state + (owner != null ? ", begun already" : ""));
             }
-            Manifest onDfs = ManifestFiles.readLatest(dfs, directory);
-            if (!Arrays.equals(onDfs.encode(), manifest.encode())) {
-                throw new IllegalStateException("partition store " + directory + " was opened at manifest "
-                        + manifest.sequence() + " but the DFS now holds manifest " + onDfs.sequence()
-                        + ": another owner wrote it; this copy is stale");
-            }
-            owner = ownerWal;
-            Map<String, WalPosition> replay = new TreeMap<>();
-            replay.put(ownerWal.walId(), ownerWal.replayPoint());
-            for (MemTable m : view.memtables()) {
-                m.oldestPositionByWal().forEach((wal, position) -> replay.merge(wal, position, WalPosition::min));
-            }
+            requireLatestOnDfs();
+            Map<String, WalPosition> replay = new TreeMap<>(manifest.replayPoints());
+            replay.merge(copierWal.walId(), copierWal.replayPoint(), WalPosition::min);
             Manifest next = new Manifest(manifest.sequence() + 1, nextFileNumber, manifest.tables(), replay);
             ManifestFiles.write(dfs, directory, next);
             manifest = next;
-            state = State.OPEN;
+            owner = copierWal;
             return next;
         } finally {
             installLock.unlock();
+        }
+    }
+
+    /**
+     * Ends a live copy: the previous owner stopped committing and every version it applied was
+     * applied here; this store now serves, flushes and compacts. The manifest is the one
+     * {@link #beginLiveCopy} wrote (it names both logs); the first flush writes one that names
+     * only the copier's log.
+     *
+     * @throws IllegalStateException if the live copy was not begun, or another OTM wrote the
+     *     partition's manifest since (the copy is stale)
+     */
+    public void finishLiveCopy() throws IOException {
+        installLock.lock();
+        try {
+            if (state != State.RECOVERING || owner == null) {
+                throw new IllegalStateException("finishLiveCopy in state " + state + (owner == null ? ", not begun" : ""));
+            }
+            requireLatestOnDfs();
+            state = State.OPEN;
+        } finally {
+            installLock.unlock();
+        }
+    }
+
+    /** REQUIRES: installLock. */
+    private void requireLatestOnDfs() throws IOException {
+        Manifest onDfs = ManifestFiles.readLatest(dfs, directory);
+        if (!Arrays.equals(onDfs.encode(), manifest.encode())) {
+            throw new IllegalStateException("partition store " + directory + " holds manifest " + manifest.sequence()
+                    + " but the DFS now holds manifest " + onDfs.sequence() + ": another owner wrote it; this copy is stale");
         }
     }
 
@@ -214,9 +235,24 @@ public final class PartitionStore implements Closeable {
         compactionLock.unlock();
     }
 
-    /** Undoes {@link #pauseMaintenance}. */
-    public void resumeMaintenance() {
-        maintenancePaused = false;
+    /**
+     * Undoes {@link #pauseMaintenance} (the live move was given up). A copy may have begun
+     * meanwhile and written a manifest naming its log too: the next manifest written here takes a
+     * sequence above it (and names only this owner's logs again).
+     */
+    public void resumeMaintenance() throws IOException {
+        installLock.lock();
+        try {
+            Manifest onDfs = ManifestFiles.readLatest(dfs, directory);
+            if (onDfs.sequence() > manifest.sequence()) {
+                manifest = new Manifest(onDfs.sequence(), nextFileNumber, manifest.tables(), manifest.replayPoints());
+            }
+        } finally {
+            installLock.unlock();
+            // Even if the manifest could not be read: a flush that then collides fails and is
+            // retried, a store that never flushes again would grow without bound.
+            maintenancePaused = false;
+        }
         if (view.active.sizeBytes() >= options.memtableBytesMax()) {
             scheduleFlush();
         }

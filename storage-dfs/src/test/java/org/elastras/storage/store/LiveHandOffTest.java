@@ -37,7 +37,7 @@ class LiveHandOffTest {
 
     @ParameterizedTest
     @EnumSource(DfsKind.class)
-    void theCopyServesEverythingAndItsManifestNamesOnlyItsOwnLog(DfsKind kind) throws IOException {
+    void theCopyServesEverythingAndAfterItsFirstFlushNamesOnlyItsOwnLog(DfsKind kind) throws IOException {
         try (Dfs dfs = kind.open(temp)) {
             PartitionStore origin = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
             TestWalCursor originWal = new TestWalCursor("origin", new WalPosition(1, 0));
@@ -54,19 +54,23 @@ class LiveHandOffTest {
 
             PartitionStore copy = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
             assertArrayEquals(b("a5"), copy.get(b("a"), 10), "the copy reads the flushed tables");
+            Manifest begun = copy.beginLiveCopy(new TestWalCursor("dest", new WalPosition(3, 40)));
+            assertEquals(manifestWhilePaused + 1, begun.sequence());
+            assertEquals(Map.of("origin", new WalPosition(1, 100), "dest", new WalPosition(3, 40)), begun.replayPoints(),
+                    "while the copy is filled, a recovery replays both logs");
             // The origin ships what it applied since, logged in the destination's own log.
             copy.apply("dest", new WalPosition(3, 40), List.of(new Version(b("b"), 7, b("b7"))));
             copy.apply("dest", new WalPosition(3, 80), List.of(Version.tombstone(b("a"), 8)));
-            TestWalCursor destWal = new TestWalCursor("dest", new WalPosition(3, 120));
-            Manifest handedOff = copy.finishHandOff(destWal);
-
-            assertEquals(manifestWhilePaused + 1, handedOff.sequence());
-            assertEquals(Map.of("dest", new WalPosition(3, 40)), handedOff.replayPoints(),
-                    "only the destination's log, from its oldest shipped record");
+            assertThrows(IllegalStateException.class, copy::flush, "a copy does not flush before it is finished");
+            copy.finishLiveCopy();
+            assertArrayEquals(begun.encode(), PartitionStore.readManifest(dfs, "p").encode(), "finishing writes nothing");
             assertArrayEquals(b("b7"), copy.get(b("b"), 10));
             assertEquals(null, copy.get(b("a"), 10));
             assertTrue(copy.flush(), "the new owner flushes");
-            assertEquals(handedOff.sequence() + 1, PartitionStore.readManifest(dfs, "p").sequence());
+            Manifest flushed = PartitionStore.readManifest(dfs, "p");
+            assertEquals(begun.sequence() + 1, flushed.sequence());
+            assertEquals(java.util.Set.of("dest"), flushed.replayPoints().keySet(),
+                    "after its first flush the copy's manifest no longer names the origin's log");
             origin.close();
             copy.close();
 
@@ -80,7 +84,7 @@ class LiveHandOffTest {
 
     @ParameterizedTest
     @EnumSource(DfsKind.class)
-    void aCopyWhoseManifestWasReplacedWritesNothing(DfsKind kind) throws IOException {
+    void aCopyWhoseManifestWasReplacedWritesNothingAndDoesNotServe(DfsKind kind) throws IOException {
         try (Dfs dfs = kind.open(temp)) {
             PartitionStore origin = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
             TestWalCursor originWal = new TestWalCursor("origin", new WalPosition(1, 0));
@@ -96,11 +100,26 @@ class LiveHandOffTest {
             Manifest originsLatest = PartitionStore.readManifest(dfs, "p");
 
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> copy.finishHandOff(new TestWalCursor("dest", new WalPosition(3, 120))));
+                    () -> copy.beginLiveCopy(new TestWalCursor("dest", new WalPosition(3, 120))));
             assertTrue(e.getMessage().contains("stale"), e.getMessage());
             assertArrayEquals(originsLatest.encode(), PartitionStore.readManifest(dfs, "p").encode(),
                     "the origin's manifest is left as it was");
             copy.close();
+
+            // A move begun in time, then given up: the origin resumes and flushes above the copy's
+            // manifest, and the copy can no longer serve.
+            origin.pauseMaintenance();
+            PartitionStore late = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+            Manifest begun = late.beginLiveCopy(new TestWalCursor("dest", new WalPosition(4, 0)));
+            origin.apply("origin", new WalPosition(1, 90), List.of(new Version(b("d"), 11, b("d11"))));
+            origin.resumeMaintenance();
+            assertTrue(origin.flush());
+            Manifest resumed = PartitionStore.readManifest(dfs, "p");
+            assertEquals(begun.sequence() + 1, resumed.sequence());
+            assertEquals(java.util.Set.of("origin"), resumed.replayPoints().keySet());
+            IllegalStateException stale = assertThrows(IllegalStateException.class, late::finishLiveCopy);
+            assertTrue(stale.getMessage().contains("stale"), stale.getMessage());
+            late.close();
             origin.close();
         }
     }
