@@ -264,6 +264,16 @@ public final class OtmNode implements AutoCloseable {
         return c;
     }
 
+    /** Fault injection into this OTM's live moves out (tests only; off by default). */
+    public MoveFaults moveFaults() {
+        return partitions.moveFaults();
+    }
+
+    /** Whether this OTM holds a live move's copy of the partition (filling, or complete and not served yet). */
+    public boolean receiving(long partitionId) {
+        return partitions.receiving(partitionId);
+    }
+
     /** Fault injection into this OTM's cross-partition commits (tests only; off by default). */
     public CommitFaults commitFaults() {
         return faults;

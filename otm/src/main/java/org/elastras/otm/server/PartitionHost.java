@@ -128,6 +128,7 @@ final class PartitionHost {
     private final GlobalTables globals;
     private final long drainTimeoutMs;
     private final int databasesMax;
+    private final MoveFaults moveFaults = new MoveFaults();
 
     private final Map<String, DatabaseSchema> databases = new ConcurrentHashMap<>();
     private final Map<Long, Served> served = new ConcurrentHashMap<>();
@@ -413,6 +414,7 @@ final class PartitionHost {
                     break;
                 }
             }
+            moveFaults.at(MoveFaults.Step.BEFORE_PAUSE);
             long pausedAtMs = System.currentTimeMillis();
             long paused = System.nanoTime();
             int leftOpen = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
@@ -430,6 +432,7 @@ final class PartitionHost {
             finishSent = true;
             destination.finishIncoming(new org.elastras.client.protocol.FinishIncomingRequest(partitionId, batches[0]));
             long handedOver = System.nanoTime();
+            moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
             s.store().close();
             // The manifest names this OTM's log until the destination's first flush.
             handedOff.put(partitionId, s.store().directory());
@@ -775,6 +778,16 @@ final class PartitionHost {
                 retention.retain(partitionId, named);
             }
         }
+    }
+
+    /** Fault injection into live moves out (tests). */
+    MoveFaults moveFaults() {
+        return moveFaults;
+    }
+
+    /** Whether this OTM holds a copy of the partition that a live move is filling or filled. */
+    boolean receiving(long partitionId) {
+        return incoming.containsKey(partitionId);
     }
 
     /** Flushes a partition's memtable and deletes WAL segments no partition needs any more. */
