@@ -202,6 +202,11 @@ public final class ClusterTpccTarget implements TpccTarget {
         }
     }
 
+    /** The cluster's ZooKeeper connect string (for clients beside the terminals). */
+    String zkConnect() {
+        return zkConnect;
+    }
+
     @Override
     public String name() {
         return "elastras-cluster";

@@ -399,9 +399,19 @@ final class PartitionHost {
         try {
             s.store().flush();
             s.store().pauseMaintenance();
-            destination.receivePartition(new org.elastras.client.protocol.ReceivePartitionRequest(
-                    s.descriptor().database(), partitionId, s.startKey(), s.endKey(), otmId,
-                    s.store().manifest().sequence()));
+            var receive = new org.elastras.client.protocol.ReceivePartitionRequest(s.descriptor().database(), partitionId,
+                    s.startKey(), s.endKey(), otmId, s.store().manifest().sequence());
+            try {
+                destination.receivePartition(receive);
+            } catch (ElasTrasException e) {
+                if (e.code() != ErrorCode.UNKNOWN_DATABASE) {
+                    throw e;
+                }
+                // The destination never served this database: give it the schema, as an open would.
+                destination.registerDatabase(new org.elastras.client.protocol.RegisterDatabaseRequest(
+                        org.elastras.client.protocol.SchemaSpec.of(database(s.descriptor().database()))));
+                destination.receivePartition(receive);
+            }
             boolean forced = false;
             long catchUpDeadline = started + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LIVE_CATCH_UP_MS);
             while (true) {

@@ -73,6 +73,8 @@ public final class ClusterState {
         String moveTo;
         /** While CLOSING for a move: whether it is copied live to {@link #moveTo} before the hand-over. */
         boolean live;
+        /** Its last live move failed: the next move of the default kind is coordinated (the fallback). */
+        boolean liveFailed;
         /**
          * A lost OTM whose fence must be confirmed before this partition opens anywhere: the
          * destination of a live move that ended after the hand-over (the partition's manifest
@@ -171,7 +173,12 @@ public final class ClusterState {
             out.add(new Decision.MoveRefused(e.partitionId(), to, refusal));
             return;
         }
-        startMove(p, to, e.reason(), e.live() == null ? limits.liveMoves() : e.live(), out);
+        startMove(p, to, e.reason(), e.live() == null ? defaultLive(p) : e.live(), out);
+    }
+
+    /** Live if the limits say so, unless the partition's last live move failed (then coordinated, once). */
+    private boolean defaultLive(Partition p) {
+        return limits.liveMoves() && !p.liveFailed;
     }
 
     private void startMove(Partition p, String to, String reason, boolean live, List<Decision> out) {
@@ -228,6 +235,7 @@ public final class ClusterState {
                     + to + "'s log is fenced" : "")));
             return;
         }
+        p.liveFailed = false;
         p.movedFrom = from;
         p.record = p.record.assignedTo(to);
         p.state = PartitionState.OPENING;
@@ -243,6 +251,7 @@ public final class ClusterState {
             return;
         }
         p.moveTo = null;
+        p.liveFailed = p.live;
         p.live = false;
         // It may or may not have closed: open it again at its owner (a no-op if it still serves it;
         // else it recovers from the DFS). Never elsewhere: it may still be serving there.
@@ -284,7 +293,7 @@ public final class ClusterState {
                         && movingOff < limits.drainMovesPerOtmMax() && mayMoveBeside(level(p), levelsMoving)) {
                     String to = AssignmentPlanner.leastLoaded(load);
                     load.merge(to, 1, Integer::sum);
-                    startMove(p, to, "draining " + otmId, limits.liveMoves(), out);
+                    startMove(p, to, "draining " + otmId, defaultLive(p), out);
                     levelsMoving.add(level(p));
                     inFlight++;
                     movingOff++;

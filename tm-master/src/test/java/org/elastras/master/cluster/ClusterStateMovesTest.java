@@ -159,6 +159,24 @@ class ClusterStateMovesTest {
     }
 
     @Test
+    void afterAFailedLiveMoveThePartitionsNextMoveIsCoordinatedThenLiveAgain() {
+        state = new ClusterState(LIMITS.withLiveMoves(true), 0);
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        assertEquals(new Decision.LiveTarget("otm-c", "hc", 3),
+                only(on(new MoveRequested(1, "otm-c", "drain")), ClosePartition.class).get(0).liveTo());
+        on(new CloseFailed(1, "otm-a", 1, "the destination refused the copy"));
+        on(new OpenDone(1, "otm-a", 2));
+        ClosePartition fallback = only(on(new MoveRequested(1, "otm-c", "drain")), ClosePartition.class).get(0);
+        assertEquals(null, fallback.liveTo(), "the fallback is a coordinated move");
+        on(new CloseDone(1, "otm-a", 2));
+        on(new OpenDone(1, "otm-c", 3));
+        assertEquals(new Decision.LiveTarget("otm-a", "ha", 1),
+                only(on(new MoveRequested(1, "otm-a", "drain")), ClosePartition.class).get(0).liveTo(),
+                "once a move succeeded, moves are live again");
+    }
+
+    @Test
     void movesThatCannotHappenAreRefusedAndChangeNothing() {
         twoOtmsFourPartitions();
         List<PartitionView> before = state.partitions();

@@ -1,0 +1,441 @@
+package org.elastras.experiments.tpcc;
+
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.elastras.client.ElasTrasClient;
+import org.elastras.client.protocol.PartitionInfo;
+import org.elastras.experiments.LinePlot;
+import org.elastras.experiments.ResultFiles;
+
+/**
+ * Partition moves under TPC-C load, like LeanXcale's Figures 9-10 (issue 10): the cluster target
+ * (ZooKeeper, a master and OTM processes, one warehouse per partition) runs the TPC-C terminals
+ * while a mover asks the master, every few seconds, to move the next partition to the other OTM,
+ * alternating live and coordinated moves, so both are measured in the same run on the same load.
+ *
+ * <p>Per move: how long from the request to serving at the destination, the master's account of
+ * the unavailability (for a live move, from the origin's pause to the destination serving; for a
+ * coordinated move, from the request: the partition stops admitting at once), and what a client
+ * saw: one probe thread per warehouse reads its WAREHOUSE row through the routing client again
+ * and again, and the slowest probe on the moved partition during the move is the unavailability a
+ * client felt (retries included). Client-visible failures are the terminals' failed transactions
+ * and the probes' errors. p99 during moves vs steady state from the probes (exact) and from the
+ * terminals' per-second p99.
+ *
+ * <p>Writes {@code livemove.json}, {@code livemove-moves.csv}, {@code livemove-timeline.csv} and
+ * {@code livemove.png} to {@code --out}.
+ */
+public final class LiveMoveExperiment {
+
+    private static final List<String> NAMES = List.of("warehouses", "terminals-per-warehouse", "items", "customers",
+            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb");
+    /** A probe's pause between reads: enough to see a gap of a few milliseconds, light on 2 cores. */
+    private static final long PROBE_PAUSE_MS = 2;
+    private static final long MOVE_BOUND_MS = 60_000;
+    private static final Pattern MOVED = Pattern.compile(
+            "partition (\\d+) moved from (\\S+) to (\\S+) in (\\d+) ms \\((?:live, unavailable (\\d+) ms: )?(.*)\\)$");
+
+    private LiveMoveExperiment() {
+    }
+
+    /** One move as the mover and the probes saw it. */
+    record MoveRecord(long partitionId, int warehouse, boolean live, String from, String to, long startNanos, long endNanos,
+            long startEpochMs, long requestToServingMs, long probeMaxMs, long probeErrors, String error) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> v = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            if (!args[i].startsWith("--") || i + 1 == args.length || !NAMES.contains(args[i].substring(2))) {
+                System.err.println("usage: LiveMoveExperiment [--name value]..., names " + NAMES);
+                System.exit(2);
+            }
+            v.put(args[i].substring(2), args[i + 1]);
+        }
+        int warehouses = Integer.parseInt(v.getOrDefault("warehouses", "4"));
+        TpccScale scale = TpccScale.scaledDown(warehouses, Integer.parseInt(v.getOrDefault("items", "10000")),
+                Integer.parseInt(v.getOrDefault("customers", "300")));
+        int terminals = Integer.parseInt(v.getOrDefault("terminals-per-warehouse", "4"));
+        double warmup = Double.parseDouble(v.getOrDefault("warmup-seconds", "15"));
+        double seconds = Double.parseDouble(v.getOrDefault("seconds", "120"));
+        long moveEveryMs = (long) (Double.parseDouble(v.getOrDefault("move-every-seconds", "8")) * 1000);
+        List<Boolean> modes = new ArrayList<>();
+        for (String m : v.getOrDefault("modes", "live,coordinated").split(",")) {
+            if (!m.equals("live") && !m.equals("coordinated")) {
+                throw new IllegalArgumentException("--modes takes live and coordinated, got " + m);
+            }
+            modes.add(m.equals("live"));
+        }
+        int loadThreads = Integer.parseInt(v.getOrDefault("load-threads", "2"));
+        long seed = Long.parseLong(v.getOrDefault("seed", "42"));
+        Path out = Paths.get(v.getOrDefault("out", "experiments/results/livemove"));
+        int otmHeapMb = Integer.parseInt(v.getOrDefault("otm-heap-mb", "768"));
+        if (warehouses < 2) {
+            throw new IllegalArgumentException("--warehouses must be at least 2 (one partition per OTM at least)");
+        }
+        Files.createDirectories(out);
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        java.util.logging.Logger.getLogger("org.elastras").setLevel(java.util.logging.Level.WARNING);
+        System.out.println("moves under TPC-C: " + scale.describe() + ", " + terminals + " terminals/warehouse, 2 OTM processes,"
+                + " one warehouse per partition; a move every " + moveEveryMs + " ms, modes " + modes + "; load average "
+                + TpccBenchmark.loadAverage());
+
+        Path scratch = Files.createTempDirectory("livemove");
+        try (ClusterTpccTarget target = ClusterTpccTarget.start(scratch, warehouses, 1, 2, otmHeapMb)) {
+            TpccDataGenerator generator = new TpccDataGenerator(scale, seed, System.currentTimeMillis() * 1_000);
+            NuRandConstants run = generator.loadConstants().forRun(seed);
+            TpccLoader.Report load = new TpccLoader(generator, loadThreads).load(target, (rows, expected) -> { });
+            System.out.printf(Locale.ROOT, "loaded %,d rows in %.1f s; ITEM on %s%n", load.rows(), load.seconds(),
+                    target.itemOwners());
+            int deliveredAsLoaded = scale.firstNewOrderId() - 1;
+            List<ConsistencyViolation> afterLoad = target.checkConsistency(warehouses, true, deliveredAsLoaded);
+
+            try (ElasTrasClient client = ElasTrasClient.connect(target.zkConnect())) {
+                Run r = measure(target, client, scale, run, seed, terminals, warmup, seconds, moveEveryMs, modes);
+                List<ConsistencyViolation> afterRun = target.checkConsistency(warehouses, false, deliveredAsLoaded);
+                Map<Long, String[]> masterSays = masterAccount(scratch.resolve("logs").resolve("master-1.log"));
+                report(out, scale, terminals, r, masterSays, afterLoad, afterRun);
+            }
+        } finally {
+            ResultFiles.deleteTree(scratch);
+        }
+    }
+
+    /** What one run measured. */
+    record Run(TpccDriver.Result tpcc, List<MoveRecord> moves, List<Second> seconds, Histogram probeSteady,
+            Histogram probeMoving, long probeErrors, String loadBefore, String loadAfter) {
+    }
+
+    /** One second of the measured period. */
+    record Second(double t, long txn, long failed, double p50Ms, double p99Ms, double probeMaxMs, boolean moving) {
+    }
+
+    private static Run measure(ClusterTpccTarget target, ElasTrasClient client, TpccScale scale, NuRandConstants run,
+            long seed, int terminals, double warmup, double seconds, long moveEveryMs, List<Boolean> modes) throws Exception {
+        int warehouses = scale.warehouses();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong movingWarehouse = new AtomicLong(0);
+        Histogram probeSteady = new Histogram(60_000_000L, 3);
+        Histogram probeMoving = new Histogram(60_000_000L, 3);
+        AtomicLong probeErrors = new AtomicLong();
+        AtomicLong[] probeMaxMicros = new AtomicLong[warehouses + 1];
+        AtomicLong secondProbeMax = new AtomicLong();
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        List<Thread> probes = new ArrayList<>();
+        for (int w = 1; w <= warehouses; w++) {
+            int wh = w;
+            probeMaxMicros[w] = new AtomicLong();
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    long started = System.nanoTime();
+                    boolean moving = movingWarehouse.get() == wh;
+                    try {
+                        client.runInTransaction(TpccSchema.DATABASE, List.of(wh), txn -> txn.get(TpccSchema.WAREHOUSE,
+                                List.of(wh)));
+                    } catch (RuntimeException e) {
+                        probeErrors.incrementAndGet();
+                        if (errors.size() < 10) {
+                            errors.add("probe w" + wh + ": " + e);
+                        }
+                    }
+                    long micros = (System.nanoTime() - started) / 1_000;
+                    moving |= movingWarehouse.get() == wh;
+                    synchronized (probeSteady) {
+                        (moving ? probeMoving : probeSteady).recordValue(Math.min(micros, 60_000_000L));
+                    }
+                    probeMaxMicros[wh].accumulateAndGet(micros, Math::max);
+                    secondProbeMax.accumulateAndGet(micros, Math::max);
+                    sleep(PROBE_PAUSE_MS);
+                }
+            }, "probe-w" + w);
+            t.setDaemon(true);
+            probes.add(t);
+        }
+        probes.forEach(Thread::start);
+
+        List<MoveRecord> moves = Collections.synchronizedList(new ArrayList<>());
+        long measureStartNanos = System.nanoTime() + (long) (warmup * 1e9);
+        Thread mover = new Thread(() -> {
+            int n = 0;
+            long next = measureStartNanos + moveEveryMs * 1_000_000 / 2;
+            while (!stop.get()) {
+                long waitMs = (next - System.nanoTime()) / 1_000_000;
+                if (waitMs > 0) {
+                    sleep(Math.min(waitMs, 100));
+                    continue;
+                }
+                next += moveEveryMs * 1_000_000;
+                if (System.nanoTime() > measureStartNanos + (long) (seconds * 1e9) - moveEveryMs * 1_000_000 / 2) {
+                    continue; // no move may straddle the end of the measured period
+                }
+                int w = n % warehouses + 1;
+                boolean live = modes.get(n % modes.size());
+                n++;
+                moves.add(moveOne(client, w, live, movingWarehouse, probeMaxMicros[w], probeErrors));
+            }
+        }, "mover");
+        mover.setDaemon(true);
+
+        List<Second> perSecond = Collections.synchronizedList(new ArrayList<>());
+        String loadBefore = TpccBenchmark.loadAverage();
+        mover.start();
+        TpccDriver.Result result;
+        try {
+            result = new TpccDriver(scale, run, seed, () -> System.currentTimeMillis() * 1_000).run(target, terminals,
+                    warmup, seconds, 1, sample -> {
+                        long max = secondProbeMax.getAndSet(0);
+                        if (!sample.measured()) {
+                            return;
+                        }
+                        perSecond.add(new Second(sample.endSeconds() - warmup, sample.completedAll(), sample.failed(),
+                                sample.latencyMicrosP50() / 1000.0, sample.latencyMicrosP99() / 1000.0, max / 1000.0,
+                                movingWarehouse.get() != 0));
+                        if (sample.endSeconds() % 5 < sample.intervalSeconds()) {
+                            System.out.println(sample.progressLine(target.name()) + (movingWarehouse.get() != 0
+                                    ? "  (moving w" + movingWarehouse.get() + ")" : ""));
+                        }
+                    });
+        } finally {
+            stop.set(true);
+            mover.join(MOVE_BOUND_MS);
+            for (Thread t : probes) {
+                t.join(10_000);
+            }
+        }
+        errors.forEach(e -> System.out.println("  " + e));
+        return new Run(result, List.copyOf(moves), List.copyOf(perSecond), probeSteady, probeMoving, probeErrors.get(),
+                loadBefore, TpccBenchmark.loadAverage());
+    }
+
+    /** Moves warehouse {@code w}'s partition to the other OTM and waits until it serves there. */
+    private static MoveRecord moveOne(ElasTrasClient client, int w, boolean live, AtomicLong movingWarehouse,
+            AtomicLong probeMax, AtomicLong probeErrors) {
+        PartitionInfo p = partitionOf(client, w);
+        String to = client.admin().partitions(TpccSchema.DATABASE).stream().map(PartitionInfo::owner)
+                .filter(o -> o != null && !o.equals(p.owner())).findFirst().orElse(null);
+        long startEpochMs = System.currentTimeMillis();
+        long start = System.nanoTime();
+        if (to == null) {
+            return new MoveRecord(p.partitionId(), w, live, p.owner(), "?", start, start, startEpochMs, 0, 0, 0,
+                    "no other OTM owns a partition");
+        }
+        long errorsBefore = probeErrors.get();
+        probeMax.set(0);
+        movingWarehouse.set(w);
+        String error = null;
+        try {
+            client.admin().movePartition(p.partitionId(), to, live);
+            long deadline = start + MOVE_BOUND_MS * 1_000_000;
+            while (true) {
+                PartitionInfo now = partitionOf(client, w);
+                if (now.state().equals("SERVING") && to.equals(now.owner())) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    error = "not serving at " + to + " after " + MOVE_BOUND_MS + " ms: " + now;
+                    break;
+                }
+                sleep(1);
+            }
+        } catch (RuntimeException e) {
+            error = e.toString();
+        }
+        long end = System.nanoTime();
+        // The probe under way when the move ended may still be waiting for its retry: let it land.
+        sleep(50);
+        movingWarehouse.set(0);
+        return new MoveRecord(p.partitionId(), w, live, p.owner(), to, start, end, startEpochMs, (end - start) / 1_000_000,
+                probeMax.get() / 1_000, probeErrors.get() - errorsBefore, error);
+    }
+
+    /** The partition of warehouse {@code w} (one warehouse per partition, ordered by start key). */
+    private static PartitionInfo partitionOf(ElasTrasClient client, int w) {
+        List<PartitionInfo> all = new ArrayList<>(client.admin().partitions(TpccSchema.DATABASE));
+        all.sort(Comparator.comparingLong(p -> p.startKey() == null ? 0 : ((Number) p.startKey().get(0)).longValue()));
+        return all.get(w - 1);
+    }
+
+    /** Partition id -> [unavailable ms or "", breakdown] of each move, from the master's log (last one per partition wins). */
+    private static Map<Long, String[]> masterAccount(Path log) throws IOException {
+        Map<Long, List<String[]>> byPartition = new LinkedHashMap<>();
+        if (!Files.exists(log)) {
+            return Map.of();
+        }
+        for (String line : Files.readAllLines(log)) {
+            Matcher m = MOVED.matcher(line.trim());
+            if (m.find()) {
+                byPartition.computeIfAbsent(Long.parseLong(m.group(1)), k -> new ArrayList<>())
+                        .add(new String[] {m.group(5) == null ? "" : m.group(5), m.group(6), m.group(4)});
+            }
+        }
+        // Kept in order per partition; report() takes them in the order the mover made its moves.
+        Map<Long, String[]> flat = new LinkedHashMap<>();
+        byPartition.forEach((id, list) -> {
+            for (int i = 0; i < list.size(); i++) {
+                flat.put(id * 1_000 + i, list.get(i));
+            }
+        });
+        return flat;
+    }
+
+    private static void report(Path out, TpccScale scale, int terminals, Run r, Map<Long, String[]> master,
+            List<ConsistencyViolation> afterLoad, List<ConsistencyViolation> afterRun) throws IOException {
+        Map<Long, Integer> seen = new LinkedHashMap<>();
+        StringBuilder csv = new StringBuilder("partition,warehouse,mode,from,to,request_to_serving_ms,master_unavailable_ms,"
+                + "probe_max_ms,probe_errors,error,master_breakdown\n");
+        List<Long> liveUnavailable = new ArrayList<>();
+        List<Long> liveProbe = new ArrayList<>();
+        List<Long> coordinatedProbe = new ArrayList<>();
+        List<Long> coordinatedDuration = new ArrayList<>();
+        List<Long> liveDuration = new ArrayList<>();
+        long moveErrors = 0;
+        for (MoveRecord m : r.moves()) {
+            int k = seen.merge(m.partitionId(), 1, Integer::sum) - 1;
+            String[] account = master.getOrDefault(m.partitionId() * 1_000 + k, new String[] {"", "", ""});
+            String unavailable = account[0];
+            if (m.live()) {
+                liveProbe.add(m.probeMaxMs());
+                liveDuration.add(m.requestToServingMs());
+                if (!unavailable.isEmpty()) {
+                    liveUnavailable.add(Long.parseLong(unavailable));
+                }
+            } else {
+                coordinatedProbe.add(m.probeMaxMs());
+                coordinatedDuration.add(m.requestToServingMs());
+                unavailable = Long.toString(m.requestToServingMs());
+            }
+            moveErrors += m.probeErrors() + (m.error() == null ? 0 : 1);
+            csv.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%s,%d,%d,%s,\"%s\"%n", m.partitionId(), m.warehouse(),
+                    m.live() ? "live" : "coordinated", m.from(), m.to(), m.requestToServingMs(), unavailable, m.probeMaxMs(),
+                    m.probeErrors(), m.error() == null ? "" : m.error().replace(',', ';'), account[1].replace('"', '\'')));
+        }
+        Files.writeString(out.resolve("livemove-moves.csv"), csv.toString());
+        StringBuilder timeline = new StringBuilder("t_s,txn,failed,p50_ms,p99_ms,probe_max_ms,moving\n");
+        List<Double> steadyP99 = new ArrayList<>();
+        List<Double> movingP99 = new ArrayList<>();
+        for (Second s : r.seconds()) {
+            timeline.append(String.format(Locale.ROOT, "%.1f,%d,%d,%.2f,%.2f,%.2f,%s%n", s.t(), s.txn(), s.failed(), s.p50Ms(),
+                    s.p99Ms(), s.probeMaxMs(), s.moving()));
+            (s.moving() ? movingP99 : steadyP99).add(s.p99Ms());
+        }
+        Files.writeString(out.resolve("livemove-timeline.csv"), timeline.toString());
+        plot(out.resolve("livemove.png"), r.seconds());
+
+        double tpccSteady = medianValue(steadyP99);
+        double tpccMoving = medianValue(movingP99);
+        double probeSteady = r.probeSteady().getValueAtPercentile(99) / 1000.0;
+        double probeMoving = r.probeMoving().getValueAtPercentile(99) / 1000.0;
+        String summary = String.format(Locale.ROOT, "TPC-C under moves: tpmC %,.0f, %,.1f txn/s, %d failed transactions %s;"
+                        + " consistency after load %s, after run %s%n"
+                        + "live moves: %d, request-to-serving median %s ms (max %s); unavailable (master: origin pause to"
+                        + " serving) median %s ms, max %s ms; slowest client probe on the moving partition median %s ms,"
+                        + " max %s ms%n"
+                        + "coordinated moves: %d, request-to-serving (= unavailable) median %s ms (max %s); slowest probe"
+                        + " median %s ms, max %s ms%n"
+                        + "client-visible failures: %d probe errors, %d during moves; p99 latency: TPC-C per-second p99"
+                        + " (median over seconds) %.1f ms steady vs %.1f ms in seconds with a move (%+.0f%%); probes p99"
+                        + " %.1f ms steady vs %.1f ms on a moving partition%n"
+                        + "machine load average before %s, after %s%n",
+                r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(), r.tpcc().failuresByReason(),
+                verdict(afterLoad), verdict(afterRun),
+                liveDuration.size(), median(liveDuration), max(liveDuration), median(liveUnavailable), max(liveUnavailable),
+                median(liveProbe), max(liveProbe), coordinatedDuration.size(), median(coordinatedDuration),
+                max(coordinatedDuration), median(coordinatedProbe), max(coordinatedProbe), r.probeErrors(), moveErrors,
+                tpccSteady, tpccMoving, tpccSteady > 0 ? (tpccMoving / tpccSteady - 1) * 100 : 0, probeSteady, probeMoving,
+                r.loadBefore(), r.loadAfter());
+        System.out.print(summary);
+        String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d, \"tpmC\": %.1f,"
+                        + " \"txn_per_s\": %.2f, \"failed_transactions\": %d, \"probe_errors\": %d,"
+                        + " \"live_moves\": %d, \"live_unavailable_ms_median\": %s, \"live_unavailable_ms_max\": %s,"
+                        + " \"live_probe_max_ms_median\": %s, \"coordinated_moves\": %d, \"coordinated_unavailable_ms_median\": %s,"
+                        + " \"coordinated_probe_max_ms_median\": %s, \"tpcc_p99_ms_steady\": %.2f, \"tpcc_p99_ms_moving\": %.2f,"
+                        + " \"probe_p99_ms_steady\": %.2f, \"probe_p99_ms_moving\": %.2f, \"consistent_after_load\": %s,"
+                        + " \"consistent_after_run\": %s, \"load_average_before\": \"%s\", \"load_average_after\": \"%s\"}%n",
+                scale.describe(), terminals, r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
+                r.probeErrors(), liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
+                coordinatedDuration.size(), median(coordinatedDuration), median(coordinatedProbe), tpccSteady, tpccMoving,
+                probeSteady, probeMoving, afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
+        Files.writeString(out.resolve("livemove.json"), json);
+        System.out.println("wrote " + out.resolve("livemove.json") + ", livemove-moves.csv, livemove-timeline.csv, livemove.png");
+    }
+
+    private static void plot(Path file, List<Second> seconds) throws IOException {
+        int width = 1100;
+        int height = 560;
+        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = LinePlot.canvas(image);
+        List<Double> txn = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        List<Double> probe = new ArrayList<>();
+        List<Double> moving = new ArrayList<>();
+        double maxTxn = 1;
+        for (Second s : seconds) {
+            maxTxn = Math.max(maxTxn, s.txn());
+        }
+        for (Second s : seconds) {
+            txn.add((double) s.txn());
+            p99.add(s.p99Ms());
+            probe.add(s.probeMaxMs());
+            moving.add(s.moving() ? maxTxn : 0.0);
+        }
+        int n = seconds.size();
+        LinePlot.panel(g, 70, 40, width - 140, 200, n, "TPC-C transactions per second (grey: a move under way)",
+                List.of(moving, txn), List.of(new Color(200, 200, 200), new Color(30, 90, 200)), List.of(false, false));
+        LinePlot.panel(g, 70, 300, width - 140, 200, n, "latency (ms): TPC-C p99 per second, slowest probe per second",
+                List.of(p99, probe), List.of(new Color(200, 60, 40), new Color(40, 150, 60)), List.of(false, false));
+        LinePlot.legend(g, 70, 530, List.of("txn/s", "move under way", "TPC-C p99", "slowest probe"),
+                List.of(new Color(30, 90, 200), new Color(200, 200, 200), new Color(200, 60, 40), new Color(40, 150, 60)));
+        LinePlot.write(g, image, file);
+    }
+
+    private static String median(List<? extends Number> values) {
+        if (values.isEmpty()) {
+            return "null";
+        }
+        List<Double> sorted = values.stream().map(Number::doubleValue).sorted().toList();
+        return String.format(Locale.ROOT, "%.0f", sorted.get(sorted.size() / 2));
+    }
+
+    private static double medianValue(List<Double> values) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static String max(List<? extends Number> values) {
+        return values.isEmpty() ? "null" : String.format(Locale.ROOT, "%.0f",
+                values.stream().mapToDouble(Number::doubleValue).max().orElse(0));
+    }
+
+    private static String verdict(List<ConsistencyViolation> violations) {
+        return violations.isEmpty() ? "all conditions hold" : violations.size() + " VIOLATIONS " + violations;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
