@@ -316,7 +316,7 @@ public final class ClusterTpccTarget implements TpccTarget {
         for (int w = 1; w <= warehouses; w++) {
             OtmTpccTarget.collect(violations, call(w, "auditWarehouse", List.of(w)));
             for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
-                OtmTpccTarget.collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders)));
+                OtmTpccTarget.collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders, warehouses)));
             }
         }
         violations.sort(java.util.Comparator.comparingInt(ConsistencyViolation::condition));

@@ -207,7 +207,7 @@ public final class OtmTpccTarget implements TpccTarget {
         for (int w = 1; w <= warehouses; w++) {
             collect(violations, call(w, "auditWarehouse", List.of(w), Isolation.SNAPSHOT));
             for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
-                collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders), Isolation.SNAPSHOT));
+                collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders, warehouses), Isolation.SNAPSHOT));
             }
         }
         violations.sort(java.util.Comparator.comparingInt(ConsistencyViolation::condition));

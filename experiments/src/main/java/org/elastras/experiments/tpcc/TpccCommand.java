@@ -32,10 +32,12 @@ public final class TpccCommand {
             "  --customers N         customers per district (default 3000, the spec's)",
             "  --otms N              OTM processes of the cluster (default " + TpccTargets.CLUSTER_OTMS + ")",
             "  --elastras false      only the baselines",
+            "  --remote M            remote warehouse accesses: spec (default: 1% of New-Order lines, 15% of Payments),",
+            "                        all-local (drawn, then made local), or spec,all-local (each target run once per mode)",
             "  --out DIR             results: tpcc.json, tpcc.csv, tpcc-timeline.csv, tpcc.png (default experiments/results/tpcc)",
             "  --seed N              (default 42)");
     private static final List<String> NAMES = List.of("warehouses", "terminals", "duration", "warmup", "baseline", "items",
-            "customers", "otms", "elastras", "out", "seed");
+            "customers", "otms", "elastras", "out", "seed", "remote");
 
     private TpccCommand() {
     }
@@ -93,6 +95,7 @@ public final class TpccCommand {
                         Integer.toString(TpccScale.SPEC_CUSTOMERS_PER_DISTRICT))) / TpccScale.SPEC_CUSTOMERS_PER_DISTRICT);
         return new TpccBenchmark.Options(scale, terminals / warehouses, 1, Double.parseDouble(v.getOrDefault("duration", "60")),
                 Double.parseDouble(v.getOrDefault("warmup", "15")), Math.min(4, warehouses), targets,
-                Long.parseLong(v.getOrDefault("seed", "42")), Path.of(v.getOrDefault("out", "experiments/results/tpcc")), otms);
+                Long.parseLong(v.getOrDefault("seed", "42")), Path.of(v.getOrDefault("out", "experiments/results/tpcc")), otms,
+                TpccBenchmark.remoteModes(v.getOrDefault("remote", RemoteWarehouses.SPEC.optionName())));
     }
 }
