@@ -26,7 +26,7 @@ import org.elastras.experiments.ResultFiles;
  * default, or {@code all-local}); with {@code spec,all-local} every target is loaded and run once per mode, on
  * the same generated database, for comparison. The default
  * database is scaled down and the results say so; {@code --spec true} loads the spec's
- * cardinalities (ElasTraS cannot load the spec's 100,000 items yet: see {@link OtmTpccTarget}).
+ * cardinalities, the spec's 100,000 items included.
  * Not a TPC-C result in any case: no keying and think times, among others ({@link #deviations}).
  * Single-threaded main; the loader and driver run their own threads.
  *
@@ -79,11 +79,6 @@ public final class TpccBenchmark {
             targets = List.copyOf(targets);
             if (targets.isEmpty() || !TARGETS.containsAll(targets)) {
                 throw new IllegalArgumentException("--targets must list some of " + TARGETS + ", got " + targets);
-            }
-            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(TpccTargets::isElastras)) {
-                throw new IllegalArgumentException("ElasTraS loads ITEM in one loadGlobalTable request, which holds at most "
-                        + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " items under the OTM's 4 MiB body limit; "
-                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets without ElasTraS or a smaller --items");
             }
         }
 
@@ -206,8 +201,8 @@ public final class TpccBenchmark {
             }
         });
         if (target instanceof ClusterTpccTarget cluster) {
-            System.out.println("  ITEM loaded into " + cluster.itemOwners() + " (the OTMs owning TPCC partitions; of "
-                    + cluster.otmIds() + " started); a partition that moves elsewhere finds no ITEM there");
+            System.out.println("  ITEM (" + scale.items() + " rows) published by " + cluster.itemPublisher()
+                    + " to the DFS; partitions owned by " + cluster.partitionOwners() + " of " + cluster.otmIds() + " started");
         }
         if (target instanceof DerbyTpccTarget derby) {
             derby.updateStatistics();
