@@ -3,7 +3,7 @@ package org.elastras.client.protocol;
 /**
  * The answer to {@link LoadGlobalTableRequest}. Immutable.
  *
- * @param rows how many rows the OTM's copy of the table now holds
+ * @param rows rows staged so far in the load, or, once published, the table's rows
  */
 public record LoadGlobalTableResponse(long rows) {
 }

@@ -40,12 +40,10 @@ import org.elastras.master.local.LocalProvisioner;
  * no isolation argument), Order-Status, Stock-Level and the audits included; re-runs after
  * conflicts happen inside the OTM and the client does not report them, so {@code attempts} is 1.
  *
- * <p>ITEM, a global table, is loaded with {@code loadGlobalTable} (one request, so at most
- * {@link OtmTpccTarget#ITEMS_PER_GLOBAL_LOAD_MAX} items) into the OTMs that own a partition of TPCC
- * at load time; only they can take it. Nothing loads it anywhere later: a partition moved or
- * failed over to another OTM answers its New-Orders with "global table ITEM ... is not loaded on
- * this OTM". Thread-safe; started and
- * closed by one thread.
+ * <p>ITEM, a global table, is loaded in chunks with {@code loadGlobalTable} into one OTM that owns a
+ * partition of TPCC ({@link OtmTpccTarget#itemRequests}); that OTM publishes it to the DFS, and
+ * every other OTM (an owner now, or a partition's owner after a move or a failover) reads it from
+ * there on first use. Thread-safe; started and closed by one thread.
  */
 public final class ClusterTpccTarget implements TpccTarget {
 
@@ -71,8 +69,8 @@ public final class ClusterTpccTarget implements TpccTarget {
     private final String zkConnect;
     private final WarehouseRouter router;
     private final List<String> otmIds;
-    /** The OTMs ITEM was loaded into; written by the loading thread, read after the load. */
-    private volatile List<String> itemOwners = List.of();
+    /** The OTM that took ITEM's load and published it; written by the loading thread, read after the load. */
+    private volatile String itemPublisher;
 
     private ClusterTpccTarget(ChildJvm zookeeper, ChildJvm master, LocalProvisioner provisioner, ElasTrasClient client,
             String zkConnect, WarehouseRouter router, List<String> otmIds) {
@@ -232,33 +230,40 @@ public final class ClusterTpccTarget implements TpccTarget {
     }
 
     /**
-     * Loads ITEM into every OTM that owns a partition of TPCC now, one {@code loadGlobalTable} each.
-     * An OTM that owns none cannot take it (it answers UNKNOWN_DATABASE: the database is registered
-     * on an OTM when it opens one of its partitions), so a partition that later moves to such an OTM
-     * finds no ITEM there; nothing reloads it.
+     * Loads ITEM, in chunks, into the OTM that owns warehouse 1's partition now (an OTM takes a
+     * load only for a database it serves a partition of); it publishes ITEM to the DFS, where every
+     * other OTM finds it.
      */
     @Override
     public void loadItems(List<List<Object>> rows) throws Exception {
-        if (rows.size() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX) {
-            throw new IllegalArgumentException(rows.size() + " ITEM rows do not fit one loadGlobalTable request (at most "
-                    + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " under the 4 MiB body limit)");
+        String owner = null;
+        for (PartitionInfo p : client.admin().partitions(TpccSchema.DATABASE)) {
+            if (p.startKey() == null || p.startKey().isEmpty()) {
+                owner = p.owner(); // the first partition: warehouse 1's
+            }
         }
-        java.util.TreeSet<String> owners = new java.util.TreeSet<>();
+        if (owner == null) {
+            throw new IllegalStateException("no OTM owns the first partition of TPCC (warehouse 1's)");
+        }
+        OtmAddress address = registeredAddress(owner);
+        try (OtmClient c = new OtmClient(address.host(), address.port())) {
+            OtmTpccTarget.loadItems(c, rows);
+        }
+        itemPublisher = owner;
+    }
+
+    /** The OTM that took ITEM's load (null before the load). */
+    String itemPublisher() {
+        return itemPublisher;
+    }
+
+    /** The OTMs owning a partition of TPCC now, in partition order (one per partition). */
+    List<String> partitionOwners() {
+        List<String> owners = new ArrayList<>();
         for (PartitionInfo p : client.admin().partitions(TpccSchema.DATABASE)) {
             owners.add(p.owner());
         }
-        for (String id : owners) {
-            OtmAddress address = registeredAddress(id);
-            try (OtmClient c = new OtmClient(address.host(), address.port())) {
-                c.loadGlobalTable(OtmTpccTarget.itemRequest(rows));
-            }
-        }
-        itemOwners = List.copyOf(owners);
-    }
-
-    /** The OTMs ITEM was loaded into. */
-    List<String> itemOwners() {
-        return itemOwners;
+        return owners;
     }
 
     private record OtmAddress(String host, int port) {
@@ -321,7 +326,7 @@ public final class ClusterTpccTarget implements TpccTarget {
         for (int w = 1; w <= warehouses; w++) {
             OtmTpccTarget.collect(violations, call(w, "auditWarehouse", List.of(w)));
             for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
-                OtmTpccTarget.collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders)));
+                OtmTpccTarget.collect(violations, call(w, "auditDistrict", List.of(w, d, afterLoad, loadedDeliveredOrders, warehouses)));
             }
         }
         violations.sort(java.util.Comparator.comparingInt(ConsistencyViolation::condition));

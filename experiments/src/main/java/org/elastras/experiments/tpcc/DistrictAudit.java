@@ -14,9 +14,11 @@ import java.util.TreeSet;
  * procedure, which feeds it from snapshot scans; Derby's checker is SQL ({@link DerbyTpccTarget}).
  * Not thread-safe; one per district check.
  *
- * <p>Condition 10 sums the HISTORY rows of the district by (H_C_W_ID, H_C_D_ID, H_C_ID): correct
- * while every payment is local, as now (remote payments would put a customer's HISTORY rows in
- * the paying district; see {@link TpccInputGenerator}).
+ * <p>HISTORY rows live in the partition of the warehouse that took the payment (their W_ID is
+ * H_W_ID, see {@link TpccSchema}), so conditions 8 and 9 read one partition; a customer's
+ * payments, which condition 10 sums by (H_C_W_ID, H_C_D_ID, H_C_ID), are in the HISTORY of this
+ * district ({@link #history}) and, for remote payments (clause 2.5.1.2), of every other
+ * warehouse ({@link #historyOfAnotherWarehouse}): the audit must be fed both.
  */
 final class DistrictAudit {
 
@@ -39,7 +41,7 @@ final class DistrictAudit {
     private final Map<Integer, BigDecimal> deliveredAmount = new HashMap<>();
     private long orderLines;
     private final TreeMap<Integer, List<Object>> customers = new TreeMap<>();
-    /** C_ID -> sum of H_AMOUNT of that customer's rows in this district. */
+    /** C_ID -> sum of H_AMOUNT of the rows paying for that customer, in any warehouse's HISTORY. */
     private final Map<Integer, BigDecimal> historyPerCustomer = new HashMap<>();
     private BigDecimal historySum = BigDecimal.ZERO;
 
@@ -83,11 +85,31 @@ final class DistrictAudit {
         customers.put((Integer) row.get(TpccSchema.C_ID), row);
     }
 
+    /** A HISTORY row of this district (W_ID, H_D_ID): a payment this district took. */
     void history(List<Object> row) {
+        if ((Integer) row.get(TpccSchema.H_W_ID) != warehouseId || (Integer) row.get(TpccSchema.H_D_ID) != districtId) {
+            throw new IllegalArgumentException("HISTORY row of district (" + row.get(TpccSchema.H_W_ID) + ", "
+                    + row.get(TpccSchema.H_D_ID) + ") fed to the audit of (" + warehouseId + ", " + districtId + ")");
+        }
         BigDecimal amount = (BigDecimal) row.get(TpccSchema.H_AMOUNT);
         historySum = historySum.add(amount);
+        customerPaid(row);
+    }
+
+    /**
+     * A HISTORY row of another warehouse: counted for condition 10 when it pays for a customer of
+     * this district (a remote payment), else ignored.
+     */
+    void historyOfAnotherWarehouse(List<Object> row) {
+        if ((Integer) row.get(TpccSchema.H_W_ID) == warehouseId) {
+            throw new IllegalArgumentException("HISTORY row of warehouse " + warehouseId + " fed as another warehouse's");
+        }
+        customerPaid(row);
+    }
+
+    private void customerPaid(List<Object> row) {
         if ((Integer) row.get(TpccSchema.H_C_W_ID) == warehouseId && (Integer) row.get(TpccSchema.H_C_D_ID) == districtId) {
-            historyPerCustomer.merge((Integer) row.get(TpccSchema.H_C_ID), amount, BigDecimal::add);
+            historyPerCustomer.merge((Integer) row.get(TpccSchema.H_C_ID), (BigDecimal) row.get(TpccSchema.H_AMOUNT), BigDecimal::add);
         }
     }
 

@@ -21,10 +21,13 @@ import org.elastras.experiments.ResultFiles;
  *
  * <p>Arguments, all optional: {@code --warehouses 2 --items 10000 --customers 300 --spec false
  * --terminals-per-warehouse 10 --warehouses-per-partition 1 --seconds 30 --warmup-seconds 5
- * --load-threads 2 --targets derby,elastras,elastras-si --seed 42 --out experiments/results/tpcc}. The default
+ * --load-threads 2 --targets derby,elastras,elastras-si --remote spec --seed 42 --out experiments/results/tpcc}.
+ * {@code --remote} lists how remote warehouse choices are made ({@link RemoteWarehouses}: {@code spec}, the
+ * default, or {@code all-local}); with {@code spec,all-local} every target is loaded and run once per mode, on
+ * the same generated database, for comparison. The default
  * database is scaled down and the results say so; {@code --spec true} loads the spec's
- * cardinalities (ElasTraS cannot load the spec's 100,000 items yet: see {@link OtmTpccTarget}).
- * Not a TPC-C result in any case: no keying and think times, remote warehouses made local.
+ * cardinalities, the spec's 100,000 items included.
+ * Not a TPC-C result in any case: no keying and think times, among others ({@link #deviations}).
  * Single-threaded main; the loader and driver run their own threads.
  *
  * <p>Run from the repository root:
@@ -43,19 +46,21 @@ public final class TpccBenchmark {
     private static final String CSV = "tpcc.csv";
     /** Held so that the level set on it stays: the OTM's INFO lines would interleave with the table. */
     private static final java.util.logging.Logger OTM_LOGS = java.util.logging.Logger.getLogger("org.elastras");
-    static final String REMOTE_FLAG = "remote warehouse accesses: local (cross-partition transactions not built)";
+    static final String ALL_LOCAL_FLAG = "runs marked (all-local) draw remote warehouse accesses and then make them local"
+            + " (1% of New-Order lines, 15% of Payments); the others keep them, as the spec says";
 
     private TpccBenchmark() {
     }
 
     /** The run's configuration, checked when parsed. */
     record Options(TpccScale scale, int terminalsPerWarehouse, int warehousesPerPartition, double measureSeconds,
-            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output, int clusterOtms) {
+            double warmupSeconds, int loadThreads, List<String> targets, long seed, Path output, int clusterOtms,
+            List<RemoteWarehouses> remote) {
 
         static final List<String> TARGETS = TpccTargets.NAMES;
         static final String DEFAULT_TARGETS = "derby,elastras,elastras-si,postgres-jdbc,postgres-plpgsql";
         static final List<String> NAMES = List.of("warehouses", "items", "customers", "spec", "terminals-per-warehouse",
-                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out", "otms");
+                "warehouses-per-partition", "seconds", "warmup-seconds", "load-threads", "targets", "seed", "out", "otms", "remote");
 
         Options {
             if (measureSeconds <= 0 || measureSeconds > 3_600 || warmupSeconds < 0 || warmupSeconds > 600) {
@@ -67,13 +72,13 @@ public final class TpccBenchmark {
             if (warehousesPerPartition < 1 || loadThreads < 1 || loadThreads > TpccLoader.THREADS_MAX) {
                 throw new IllegalArgumentException("--warehouses-per-partition must be >= 1, --load-threads 1.." + TpccLoader.THREADS_MAX);
             }
+            if (remote.isEmpty() || remote.size() != remote.stream().distinct().count()) {
+                throw new IllegalArgumentException("--remote must list spec and/or all-local once each, got " + remote);
+            }
+            remote = List.copyOf(remote);
+            targets = List.copyOf(targets);
             if (targets.isEmpty() || !TARGETS.containsAll(targets)) {
                 throw new IllegalArgumentException("--targets must list some of " + TARGETS + ", got " + targets);
-            }
-            if (scale.items() > OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX && targets.stream().anyMatch(TpccTargets::isElastras)) {
-                throw new IllegalArgumentException("ElasTraS loads ITEM in one loadGlobalTable request, which holds at most "
-                        + OtmTpccTarget.ITEMS_PER_GLOBAL_LOAD_MAX + " items under the OTM's 4 MiB body limit; "
-                        + scale.items() + " items (the spec's 100,000 with --spec true) need --targets without ElasTraS or a smaller --items");
             }
         }
 
@@ -95,11 +100,17 @@ public final class TpccBenchmark {
                     Integer.parseInt(v.getOrDefault("load-threads", "2")),
                     List.of(v.getOrDefault("targets", DEFAULT_TARGETS).split(",")),
                     Long.parseLong(v.getOrDefault("seed", "42")), Paths.get(v.getOrDefault("out", "experiments/results/tpcc")),
-                    Integer.parseInt(v.getOrDefault("otms", Integer.toString(TpccTargets.CLUSTER_OTMS))));
+                    Integer.parseInt(v.getOrDefault("otms", Integer.toString(TpccTargets.CLUSTER_OTMS))),
+                    remoteModes(v.getOrDefault("remote", RemoteWarehouses.SPEC.optionName())));
         }
     }
 
-    /** One target's load, checks and run. */
+    /** "spec", "all-local" or "spec,all-local" as modes. */
+    static List<RemoteWarehouses> remoteModes(String list) {
+        return java.util.Arrays.stream(list.split(",")).map(RemoteWarehouses::parse).toList();
+    }
+
+    /** One target's load, checks and run; {@code target} names the run ({@link TpccDriver.Result#target}). */
     record TargetRun(String target, String description, TpccLoader.Report load, List<ConsistencyViolation> afterLoad,
             TpccDriver.Result run, List<ConsistencyViolation> afterRun, String loadAverageBefore, String loadAverageAfter) {
     }
@@ -132,7 +143,7 @@ public final class TpccBenchmark {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         OTM_LOGS.setLevel(java.util.logging.Level.WARNING);
         Files.createDirectories(options.output());
-        List<String> deviations = deviations(options.scale());
+        List<String> deviations = deviations(options.scale(), options.remote());
         System.out.println("TPC-C " + options.scale().describe() + ", " + options.terminalsPerWarehouse() + " terminals/warehouse, "
                 + options.warmupSeconds() + " s warm-up + " + options.measureSeconds() + " s measured, seed " + options.seed());
         deviations.forEach(d -> System.out.println("  not TPC-C: " + d));
@@ -145,8 +156,10 @@ public final class TpccBenchmark {
         try (TpccTargets targets = new TpccTargets(scratch, options.scale().warehouses(), options.warehousesPerPartition(),
                 options.scale().warehouses() * options.terminalsPerWarehouse(), options.clusterOtms())) {
             for (String name : options.targets()) {
-                try (TpccTarget target = targets.open(name)) {
-                    runs.add(runTarget(target, generator, run, options));
+                for (RemoteWarehouses remote : options.remote()) {
+                    try (TpccTarget target = targets.open(name)) {
+                        runs.add(runTarget(target, generator, run, options, remote));
+                    }
                 }
             }
         } finally {
@@ -162,6 +175,7 @@ public final class TpccBenchmark {
                             + " %d failed %s, load %,.0f rows/s, consistency after load %s, after run %s%n", r.target(), r.run().tpmC(),
                     r.run().transactionsPerSecond(), r.run().terminals(), r.run().failed(), r.run().failuresByReason(),
                     r.load().rowsPerSecond(), verdict(r.afterLoad()), verdict(r.afterRun()));
+            System.out.println("          " + remoteLine(r.run().remote()));
         }
         writeCsv(options.output().resolve(CSV), runs);
         writeJson(options.output().resolve(JSON), options, deviations, runs);
@@ -172,8 +186,8 @@ public final class TpccBenchmark {
         return inconsistent ? 1 : 0;
     }
 
-    private static TargetRun runTarget(TpccTarget target, TpccDataGenerator generator, NuRandConstants run, Options options)
-            throws Exception {
+    private static TargetRun runTarget(TpccTarget target, TpccDataGenerator generator, NuRandConstants run, Options options,
+            RemoteWarehouses remote) throws Exception {
         TpccScale scale = options.scale();
         int deliveredAsLoaded = scale.firstNewOrderId() - 1;
         long[] lastPercent = {-1};
@@ -187,8 +201,8 @@ public final class TpccBenchmark {
             }
         });
         if (target instanceof ClusterTpccTarget cluster) {
-            System.out.println("  ITEM loaded into " + cluster.itemOwners() + " (the OTMs owning TPCC partitions; of "
-                    + cluster.otmIds() + " started); a partition that moves elsewhere finds no ITEM there");
+            System.out.println("  ITEM (" + scale.items() + " rows) published by " + cluster.itemPublisher()
+                    + " to the DFS; partitions owned by " + cluster.partitionOwners() + " of " + cluster.otmIds() + " started");
         }
         if (target instanceof DerbyTpccTarget derby) {
             derby.updateStatistics();
@@ -201,7 +215,8 @@ public final class TpccBenchmark {
         System.out.println("  consistency after load: " + verdict(afterLoad));
         boolean console = System.console() != null;
         String loadBefore = loadAverage();
-        TpccDriver.Result result = new TpccDriver(scale, run, options.seed(), () -> System.currentTimeMillis() * 1_000)
+        System.out.println("  remote warehouse accesses: " + remote.optionName());
+        TpccDriver.Result result = new TpccDriver(scale, run, options.seed(), remote, () -> System.currentTimeMillis() * 1_000)
                 .run(target, options.terminalsPerWarehouse(), options.warmupSeconds(), options.measureSeconds(), 1, sample -> {
                     // On a terminal the line rewrites itself every second; into a file, one line every 5 s.
                     if (console) {
@@ -220,13 +235,21 @@ public final class TpccBenchmark {
                         + " commit, %s); consistency after run: %s%n", result.tpmC(), result.newOrdersPerMinuteByDistricts(),
                 x.growth(), x.windowSeconds(), x.driverCommitted(), x.agrees(result.terminals()) ? "agree" : "DISAGREE",
                 verdict(afterRun));
+        System.out.println("  " + remoteLine(result.remote()));
         System.out.println("  CPU during the measured period, cores: " + cores(result));
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
         String loadAfter = loadAverage();
         System.out.println("  machine load average (1, 5, 15 min) before the run " + loadBefore + ", after " + loadAfter);
-        return new TargetRun(target.name(), target.description(), load, afterLoad, result, afterRun, loadBefore, loadAfter);
+        return new TargetRun(result.target(), target.description(), load, afterLoad, result, afterRun, loadBefore, loadAfter);
+    }
+
+    /** What the measured period's committed transactions did remotely. */
+    static String remoteLine(TpccDriver.RemoteAccesses r) {
+        return String.format(Locale.ROOT, "remote warehouses %s: %,d New-Order lines from another warehouse (in %,d New-Orders),"
+                + " %,d Payments for another warehouse's customer; %,d choices made local", r.mode().optionName(), r.newOrderLines(),
+                r.newOrders(), r.payments(), r.choicesMadeLocal());
     }
 
     /** E.g. "benchmark JVM 1.20, otm-1 0.45, otm-2 0.40 (total 2.05)". */
@@ -241,12 +264,14 @@ public final class TpccBenchmark {
     }
 
     /** Why these figures are not TPC-C results. */
-    static List<String> deviations(TpccScale scale) {
+    static List<String> deviations(TpccScale scale, List<RemoteWarehouses> remote) {
         List<String> d = new ArrayList<>();
         if (!scale.specCompliant()) {
             d.add("scaled-down database, NOT SPEC-COMPLIANT: " + scale.describe());
         }
-        d.add(REMOTE_FLAG);
+        if (remote.contains(RemoteWarehouses.ALL_LOCAL)) {
+            d.add(ALL_LOCAL_FLAG);
+        }
         d.add("closed loop with no keying or think times (clause 5.2.5), terminals bound to (warehouse, district)");
         d.add("Delivery runs synchronously in the terminal, not deferred (clause 2.7.2)");
         d.add("no ACID/durability audit beyond the 3.3.2 consistency conditions; single machine, no price/performance");
@@ -271,12 +296,15 @@ public final class TpccBenchmark {
     private static void writeCsv(Path file, List<TargetRun> runs) throws IOException {
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             out.println("target,transaction,seconds,completed,rolled_back,failed,retries,latency_p50_micros,latency_p90_micros,"
-                    + "latency_p99_micros,latency_max_micros,latency_mean_micros,tpmC");
+                    + "latency_p99_micros,latency_max_micros,latency_mean_micros,tpmC,remote_warehouses,remote_new_order_lines,"
+                    + "remote_payments");
             for (TargetRun r : runs) {
+                TpccDriver.RemoteAccesses remote = r.run().remote();
                 for (TpccDriver.TypeResult t : r.run().types().values()) {
-                    out.printf(Locale.ROOT, "%s,%s,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f%n", r.target(), t.type(), r.run().seconds(),
+                    out.printf(Locale.ROOT, "%s,%s,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f,%s,%d,%d%n", r.target(), t.type(), r.run().seconds(),
                             t.completed(), t.rolledBack(), t.failed(), t.retries(), t.latencyMicrosP50(), t.latencyMicrosP90(),
-                            t.latencyMicrosP99(), t.latencyMicrosMax(), t.latencyMicrosMean(), r.run().tpmC());
+                            t.latencyMicrosP99(), t.latencyMicrosMax(), t.latencyMicrosMean(), r.run().tpmC(),
+                            remote.mode().optionName(), remote.newOrderLines(), remote.payments());
                 }
             }
         }
@@ -321,7 +349,9 @@ public final class TpccBenchmark {
                             + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
                             + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s},"
                             + " \"load_average_before\": %s, \"load_average_after\": %s,"
-                            + " \"delivery_skipped_districts\": %d, \"remote_choices_made_local\": %d, \"failures_by_reason\": {%s},"
+                            + " \"delivery_skipped_districts\": %d, \"remote_warehouses\": %s, \"remote_new_order_lines\": %d,"
+                            + " \"remote_new_orders\": %d, \"remote_payments\": %d, \"remote_choices_made_local\": %d,"
+                            + " \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
                     violationsJson(r.afterRun()), x.terminals(), x.seconds(), x.tpmC(), x.transactionsPerSecond(),
@@ -330,7 +360,8 @@ public final class TpccBenchmark {
                     String.join(", ", x.coresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
                             + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
                     ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
-                    x.deliverySkippedDistricts(), x.remoteChoicesMadeLocal(),
+                    x.deliverySkippedDistricts(), ResultFiles.jsonString(x.remote().mode().optionName()), x.remote().newOrderLines(),
+                    x.remote().newOrders(), x.remote().payments(), x.remote().choicesMadeLocal(),
                     String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
                     x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));
             List<String> types = new ArrayList<>();

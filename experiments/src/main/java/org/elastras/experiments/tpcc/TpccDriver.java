@@ -34,17 +34,33 @@ public final class TpccDriver {
     private final TpccScale scale;
     private final NuRandConstants run;
     private final long seed;
+    private final RemoteWarehouses remote;
     private final LongSupplier clockMicros;
 
     /**
      * @param run the run-time NURand constants, from the load's ({@link NuRandConstants#forRun})
+     * @param remote whether the terminals keep remote warehouse choices (the spec) or make them local
      * @param clockMicros the clock for O_ENTRY_D, H_DATE and OL_DELIVERY_D
      */
-    public TpccDriver(TpccScale scale, NuRandConstants run, long seed, LongSupplier clockMicros) {
+    public TpccDriver(TpccScale scale, NuRandConstants run, long seed, RemoteWarehouses remote, LongSupplier clockMicros) {
         this.scale = scale;
         this.run = run;
         this.seed = seed;
+        this.remote = java.util.Objects.requireNonNull(remote, "remote");
         this.clockMicros = clockMicros;
+    }
+
+    /**
+     * The remote warehouse accesses of the measured period's committed transactions. Immutable.
+     *
+     * @param mode whether remote choices were kept or made local
+     * @param newOrderLines committed New-Order lines supplied by another warehouse
+     * @param newOrders committed New-Orders with at least one such line
+     * @param payments committed Payments for a customer of another warehouse
+     * @param choicesMadeLocal remote choices the terminals drew and made local over the whole run
+     *     (warm-up included; 0 unless the mode is {@link RemoteWarehouses#ALL_LOCAL})
+     */
+    public record RemoteAccesses(RemoteWarehouses mode, long newOrderLines, long newOrders, long payments, long choicesMadeLocal) {
     }
 
     /** What one type of transaction did in the measured period. Immutable. */
@@ -63,7 +79,7 @@ public final class TpccDriver {
      *     (terminals and whatever of the target runs inside it) and by the target's own processes
      */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
-            Map<String, Long> failuresByReason, long deliverySkippedDistricts, long remoteChoicesMadeLocal, String firstError,
+            Map<String, Long> failuresByReason, long deliverySkippedDistricts, RemoteAccesses remote, String firstError,
             DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured) {
 
         /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
@@ -159,7 +175,7 @@ public final class TpccDriver {
             int w = t / terminalsPerWarehouse + 1;
             int d = t % TpccScale.DISTRICTS_PER_WAREHOUSE + 1;
             Terminal mine = new Terminal(new TpccInputGenerator(scale, run, seed * 1_000_003L + t, w, d, firstHistoryStream + t,
-                    clockMicros), new TransactionMix(seed * 7_919L + t));
+                    remote, clockMicros), new TransactionMix(seed * 7_919L + t));
             stats[t] = mine;
             Thread thread = new Thread(() -> {
                 try (TpccTarget.Session session = target.openSession()) {
@@ -223,13 +239,21 @@ public final class TpccDriver {
         Map<String, Long> reasons = new TreeMap<>();
         long skipped = 0;
         long madeLocal = 0;
+        long remoteLines = 0;
+        long remoteOrders = 0;
+        long remotePayments = 0;
         for (Terminal s : stats) {
             s.failures.forEach((reason, n) -> reasons.merge(reasons.size() >= REASONS_MAX && !reasons.containsKey(reason)
                     ? "other" : reason, n, Long::sum));
             skipped += s.skippedDistricts;
             madeLocal += s.inputs.remoteChoicesMadeLocal();
+            remoteLines += s.remoteNewOrderLines;
+            remoteOrders += s.remoteNewOrders;
+            remotePayments += s.remotePayments;
         }
-        return new Result(target.name(), terminals, seconds, types, reasons, skipped, madeLocal, firstError.get(),
+        String name = remote == RemoteWarehouses.ALL_LOCAL ? target.name() + " (all-local)" : target.name();
+        return new Result(name, terminals, seconds, types, reasons, skipped,
+                new RemoteAccesses(remote, remoteLines, remoteOrders, remotePayments, madeLocal), firstError.get(),
                 districts, timeline.samples(), difference(cpuBefore, cpuAfter));
     }
 
@@ -315,6 +339,10 @@ public final class TpccDriver {
         final long[] retries = new long[TransactionType.values().length];
         final Map<String, Long> failures = new TreeMap<>();
         long skippedDistricts;
+        /** Measured committed New-Order lines from another supply warehouse, New-Orders with one, and remote Payments. */
+        long remoteNewOrderLines;
+        long remoteNewOrders;
+        long remotePayments;
 
         Terminal(TpccInputGenerator inputs, TransactionMix mix) {
             this.inputs = inputs;
@@ -332,13 +360,21 @@ public final class TpccDriver {
                 int attempts;
                 boolean rolledBackNow = false;
                 long skipped = 0;
+                int remoteLines = 0;
+                boolean remotePayment = false;
                 switch (type) {
                     case NEW_ORDER -> {
-                        TpccTarget.NewOrderResult r = session.newOrder(inputs.newOrder());
+                        TpccInputs.NewOrder in = inputs.newOrder();
+                        TpccTarget.NewOrderResult r = session.newOrder(in);
                         attempts = r.attempts();
                         rolledBackNow = r.rolledBack();
+                        remoteLines = rolledBackNow ? 0 : in.remoteLines();
                     }
-                    case PAYMENT -> attempts = session.payment(inputs.payment()).attempts();
+                    case PAYMENT -> {
+                        TpccInputs.Payment in = inputs.payment();
+                        attempts = session.payment(in).attempts();
+                        remotePayment = in.customerWarehouseId() != in.warehouseId();
+                    }
                     case ORDER_STATUS -> attempts = session.orderStatus(inputs.orderStatus()).attempts();
                     case DELIVERY -> {
                         TpccTarget.DeliveryResult r = session.delivery(inputs.delivery());
@@ -355,6 +391,9 @@ public final class TpccDriver {
                     retries[i] += attempts - 1;
                     rolledBack[i] += rolledBackNow ? 1 : 0;
                     skippedDistricts += skipped;
+                    remoteNewOrderLines += remoteLines;
+                    remoteNewOrders += remoteLines > 0 ? 1 : 0;
+                    remotePayments += remotePayment ? 1 : 0;
                 }
             } catch (Exception e) {
                 timeline.recordFailure();

@@ -58,6 +58,11 @@ public final class TpccInputs {
             return itemIds.length;
         }
 
+        /** Lines supplied by a warehouse other than the home warehouse. */
+        public int remoteLines() {
+            return (int) Arrays.stream(supplyWarehouseIds).filter(s -> s != warehouseId).count();
+        }
+
         /** O_ALL_LOCAL: 1 when every supply warehouse is the home warehouse. */
         public int allLocal() {
             return Arrays.stream(supplyWarehouseIds).allMatch(s -> s == warehouseId) ? 1 : 0;

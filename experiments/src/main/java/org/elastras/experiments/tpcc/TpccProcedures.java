@@ -36,8 +36,10 @@ import org.elastras.otm.txn.RowTransaction;
  *   <li>{@code delivery(w, carrierId, deliveryMicros)} -> [delivered O_ID per district 1..10, 0 if none]</li>
  *   <li>{@code stockLevel(w, d, threshold)} -> low-stock count</li>
  *   <li>{@code loadRows(table, [row], [row], ...)} -> rows written</li>
- *   <li>{@code auditDistrict(w, d, afterLoad, loadedDeliveredOrders)} and {@code auditWarehouse(w)} ->
- *       [[condition, detail]...]; run them at SNAPSHOT</li>
+ *   <li>{@code auditDistrict(w, d, afterLoad, loadedDeliveredOrders, warehouses)} and {@code auditWarehouse(w)} ->
+ *       [[condition, detail]...]; run them at SNAPSHOT. auditDistrict also reads the HISTORY of every
+ *       other warehouse (other partitions, at the same snapshot), for the remote payments condition 10
+ *       counts: its cost grows with the warehouses times their HISTORY</li>
  *   <li>{@code readRow(table, key values...)} -> row or null; {@code writeRow(table, [row])};
  *       {@code countRows(table, w, d)} -> rows whose key starts with (w, d): for tests</li>
  * </ul>
@@ -46,8 +48,13 @@ public final class TpccProcedures implements ProcedureLibrary {
 
     /** Rows one {@code loadRows} call may carry: the protocol's argument limit less the table name. */
     static final int LOAD_ROWS_MAX = 1_000;
-    /** Page size of the audits' scans: the OTM's scan limit. */
-    static final int SCAN_PAGE_ROWS = 10_000;
+    /**
+     * Page size of the audits' scans, below the OTM's scan limit (10,000, scanRowsMax): a page read
+     * from another OTM's partition is a protocol scan, for which that OTM's server asks its
+     * transaction for one row more than the limit (to say whether more follow), and 10,001 is
+     * refused (LIMIT_EXCEEDED).
+     */
+    static final int SCAN_PAGE_ROWS = 9_999;
     /** Most orders of one customer Order-Status looks through to find the newest. */
     static final int CUSTOMER_ORDERS_MAX = 10_000;
 
@@ -340,6 +347,14 @@ public final class TpccProcedures implements ProcedureLibrary {
         scanAll(txn, TpccSchema.ORDER_LINE, prefix, audit::orderLine);
         scanAll(txn, TpccSchema.CUSTOMER, prefix, audit::customer);
         scanAll(txn, TpccSchema.HISTORY, prefix, audit::history);
+        // Remote payments (clause 2.5.1.2) for this district's customers are in the HISTORY of
+        // the warehouse that took them: read every other warehouse's, at this snapshot.
+        int warehouses = integer(args, 4);
+        for (int other = 1; other <= warehouses; other++) {
+            if (other != w) {
+                scanAll(txn, TpccSchema.HISTORY, List.of(other), audit::historyOfAnotherWarehouse);
+            }
+        }
         List<Object> violations = new ArrayList<>();
         for (ConsistencyViolation v : audit.finish()) {
             violations.add(List.of(v.condition(), v.detail()));

@@ -19,7 +19,11 @@ import org.elastras.catalog.schema.TableSchema;
  *   <li>ORDER is called ORDERS (ORDER is an SQL keyword).</li>
  *   <li>HISTORY has no primary key in the spec (clause 1.3, "Primary Key: none"). Here its key is
  *       (W_ID, H_D_ID, H_ID) with H_ID a synthetic BIGINT: the customer id for loaded rows, and a
- *       per-terminal unique number ({@link TpccInputGenerator}) for rows Payment inserts.</li>
+ *       per-terminal unique number ({@link TpccInputGenerator}) for rows Payment inserts. Its W_ID is
+ *       the spec's H_W_ID, the warehouse that took the payment, so a HISTORY row lives in the
+ *       partition of the paying warehouse and district, with W_YTD and D_YTD (conditions 8 and 9 read
+ *       one partition); a remote Payment's customer (H_C_W_ID) is in another partition, and
+ *       condition 10 sums the HISTORY of every warehouse ({@link DistrictAudit}).</li>
  *   <li>CUSTOMER_BY_LAST (W_ID, C_D_ID, C_LAST, C_FIRST, C_ID) is an index table for the 60% of
  *       Payment and Order-Status that select a customer by last name (clause 2.5.2.2): its key
  *       order is exactly the order the spec asks for (by C_FIRST within a last name). The loader

@@ -37,6 +37,9 @@ final class TpccTargets implements AutoCloseable {
      * @param terminals terminals of the run (PostgreSQL's connection limit is set from it)
      * @param clusterOtms OTM processes of the cluster target
      */
+    /** Targets opened so far; names their directories. Used by one thread. */
+    private int opened;
+
     TpccTargets(Path scratch, int warehouses, int warehousesPerPartition, int terminals, int clusterOtms) {
         this.scratch = scratch;
         this.warehouses = warehouses;
@@ -69,9 +72,14 @@ final class TpccTargets implements AutoCloseable {
         return s;
     }
 
-    /** A new, empty target. */
+    /**
+     * A new, empty target, in a directory of its own: a target opened again in one run (once per
+     * remote warehouse mode) must not find the files of the first (a cluster's DFS and ZooKeeper
+     * data, a published global table, a Derby database).
+     */
     TpccTarget open(String name) throws Exception {
-        Path dir = scratch.resolve(name);
+        opened++;
+        Path dir = scratch.resolve(name + "-" + opened);
         Files.createDirectories(dir);
         return switch (name) {
             case "derby" -> DerbyTpccTarget.create(dir.resolve("db"), DERBY_PAGE_CACHE_PAGES);
@@ -83,7 +91,7 @@ final class TpccTargets implements AutoCloseable {
                 if (postgres == null) {
                     postgres = PostgresServer.start(postgresSettings());
                 }
-                yield PostgresTpccTarget.create(postgres, name.replace('-', '_'),
+                yield PostgresTpccTarget.create(postgres, name.replace('-', '_') + "_" + opened,
                         name.contains("plpgsql") ? PostgresTpccTarget.Mode.PLPGSQL : PostgresTpccTarget.Mode.JDBC,
                         name.endsWith("-si") ? Connection.TRANSACTION_REPEATABLE_READ : Connection.TRANSACTION_SERIALIZABLE);
             }

@@ -29,13 +29,13 @@
  * the {@link org.elastras.experiments.tpcc.TpccBenchmark} main and its front
  * {@link org.elastras.experiments.tpcc.TpccCommand} ({@code bin/elastras tpcc}).
  *
- * <p>What keeps the figures from being TPC-C results (the benchmark prints and records these
- * flags): remote warehouse accesses are drawn and then made local, because cross-partition
- * transactions do not exist yet; there are no keying or think times; Delivery is not deferred;
- * the default database is scaled down ({@link org.elastras.experiments.tpcc.TpccScale#scaledDown},
- * marked NOT SPEC-COMPLIANT); ElasTraS cannot load the spec's 100,000 ITEM rows yet because
- * {@code loadGlobalTable} takes the whole table in one request under a 4 MiB body limit, and a
- * second request replaces the first instead of adding to it, so the load cannot be chunked from
- * here (it needs an append or staged load in the OTM's protocol).
+ * <p>Remote warehouse accesses are as the spec says by default (1% of New-Order lines, 15% of
+ * Payments; cross-partition transactions on ElasTraS), or made local for comparison
+ * ({@link org.elastras.experiments.tpcc.RemoteWarehouses}). What keeps the figures from being TPC-C
+ * results (the benchmark prints and records these flags): there are no keying or think times; Delivery is not deferred;
+ * the default database of {@code bench tpcc} is scaled down
+ * ({@link org.elastras.experiments.tpcc.TpccScale#scaledDown}, marked NOT SPEC-COMPLIANT). ElasTraS
+ * loads ITEM, a global table, in {@code loadGlobalTable} chunks that one OTM publishes to the DFS
+ * for every OTM ({@link org.elastras.experiments.tpcc.OtmTpccTarget#itemRequests}).
  */
 package org.elastras.experiments.tpcc;

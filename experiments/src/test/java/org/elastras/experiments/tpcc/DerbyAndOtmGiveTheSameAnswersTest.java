@@ -65,7 +65,7 @@ class DerbyAndOtmGiveTheSameAnswersTest {
         List<TpccInputGenerator> inputs = new ArrayList<>();
         List<TransactionMix> mixes = new ArrayList<>();
         for (int t = 1; t <= 2; t++) {
-            inputs.add(new TpccInputGenerator(SCALE, run, SEED + t, 1, t, t, () -> clock[0] += 1_000));
+            inputs.add(new TpccInputGenerator(SCALE, run, SEED + t, 1, t, t, RemoteWarehouses.SPEC, () -> clock[0] += 1_000));
             mixes.add(new TransactionMix(SEED + t));
         }
         List<String> out = new ArrayList<>();

@@ -29,7 +29,7 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
         NuRandConstants run = new TpccDataGenerator(SCALE, 5, 0).loadConstants().forRun(5);
         List<TpccTimeline.Sample> seen = Collections.synchronizedList(new ArrayList<>());
         int terminalsPerWarehouse = 3;
-        TpccDriver.Result r = new TpccDriver(SCALE, run, 5, () -> 1_000_000L).run(target, terminalsPerWarehouse, 0, 0.5, 1, seen::add);
+        TpccDriver.Result r = new TpccDriver(SCALE, run, 5, RemoteWarehouses.SPEC, () -> 1_000_000L).run(target, terminalsPerWarehouse, 0, 0.5, 1, seen::add);
 
         TpccDriver.TypeResult newOrders = r.types().get(TransactionType.NEW_ORDER);
         TpccDriver.TypeResult payments = r.types().get(TransactionType.PAYMENT);
@@ -53,11 +53,22 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
         assertTrue(r.timeline().stream().mapToLong(TpccTimeline.Sample::failed).sum() > 0);
         assertTrue(r.timeline().stream().mapToLong(s -> s.completed()[TransactionType.PAYMENT.ordinal()]).sum() == 0);
         assertTrue(r.timeline().get(0).progressLine("scripted").contains("txn/s"));
+
+        // Remote accesses are counted from the measured committed transactions only: New-Order
+        // lines from the other warehouse, never a failed Payment's.
+        TpccDriver.RemoteAccesses remote = r.remote();
+        assertEquals(RemoteWarehouses.SPEC, remote.mode());
+        assertTrue(remote.newOrderLines() > 0, remote.toString());
+        assertTrue(remote.newOrderLines() <= target.remoteLinesCommitted.get(), remote + " vs " + target.remoteLinesCommitted);
+        assertTrue(remote.newOrders() > 0 && remote.newOrders() <= remote.newOrderLines(), remote.toString());
+        assertEquals(0, remote.payments());
+        assertEquals(0, remote.choicesMadeLocal());
     }
 
     /** New-Order commits at once, Payment always fails with SQLState 40001, the rest succeed. Thread-safe. */
     private static final class ScriptedTarget implements TpccTarget {
         private final AtomicLong nextOrderIds = new AtomicLong();
+        final AtomicLong remoteLinesCommitted = new AtomicLong();
 
         @Override
         public String name() {
@@ -116,6 +127,7 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
                     if (input.rollback()) {
                         return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
                     }
+                    remoteLinesCommitted.addAndGet(input.remoteLines());
                     return new NewOrderResult(false, (int) nextOrderIds.incrementAndGet(), BigDecimal.ONE, 1);
                 }
 

@@ -1,5 +1,6 @@
 package org.elastras.experiments.tpcc;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,9 +18,13 @@ class TpccInputGeneratorTest {
 
     @Test
     void newOrderInputsFollowClause241() {
-        TpccInputGenerator g = new TpccInputGenerator(SPEC, RUN, 1, 3, 2, 1, () -> 42L);
+        TpccInputGenerator g = new TpccInputGenerator(SPEC, RUN, 1, 3, 2, 1, RemoteWarehouses.SPEC, () -> 42L);
         int rollbacks = 0;
         int n = 20_000;
+        long lines = 0;
+        long remoteLines = 0;
+        long remoteOrders = 0;
+        int[] remoteBySupplier = new int[SPEC.warehouses() + 1];
         for (int i = 0; i < n; i++) {
             TpccInputs.NewOrder o = g.newOrder();
             assertEquals(3, o.warehouseId());
@@ -30,27 +35,89 @@ class TpccInputGeneratorTest {
                 boolean unused = o.rollback() && l == o.lines() - 1;
                 assertEquals(unused, o.itemIds()[l] == 100_001, "only the last line of a rollback has the unused item");
                 assertTrue(o.quantities()[l] >= 1 && o.quantities()[l] <= 10);
-                assertEquals(3, o.supplyWarehouseIds()[l], "remote supply is made local for now");
+                int supply = o.supplyWarehouseIds()[l];
+                assertTrue(supply >= 1 && supply <= SPEC.warehouses(), "supply warehouse " + supply);
+                lines++;
+                if (supply != 3) {
+                    remoteLines++;
+                    remoteBySupplier[supply]++;
+                }
             }
-            assertEquals(1, o.allLocal());
+            assertEquals(o.remoteLines() == 0 ? 1 : 0, o.allLocal(), "O_ALL_LOCAL");
+            remoteOrders += o.remoteLines() > 0 ? 1 : 0;
             rollbacks += o.rollback() ? 1 : 0;
         }
         assertTrue(rollbacks > 0.007 * n && rollbacks < 0.013 * n, "rollbacks " + rollbacks);
-        // About 1% of ~10 lines a order were drawn remote and made local.
-        assertTrue(g.remoteChoicesMadeLocal() > 0.05 * n && g.remoteChoicesMadeLocal() < 0.15 * n,
-                "remote lines made local " + g.remoteChoicesMadeLocal());
+        // Clause 2.4.1.5: 1% of lines (about 200,000 lines here, so 2,000 +- 3 sigma = 135) from
+        // another warehouse, uniformly among the three others; about 10% of orders have one.
+        double remoteShare = (double) remoteLines / lines;
+        assertTrue(remoteShare > 0.009 && remoteShare < 0.011, "remote line share " + remoteShare + " of " + lines);
+        assertTrue(remoteOrders > 0.08 * n && remoteOrders < 0.12 * n, "orders with a remote line " + remoteOrders);
+        for (int w : new int[] {1, 2, 4}) {
+            assertTrue(remoteBySupplier[w] > remoteLines / 3 * 0.85 && remoteBySupplier[w] < remoteLines / 3 * 1.15,
+                    "remote lines supplied by warehouse " + w + ": " + remoteBySupplier[w] + " of " + remoteLines);
+        }
+        assertEquals(0, remoteBySupplier[3]);
+        assertEquals(0, g.remoteChoicesMadeLocal());
+    }
+
+    @Test
+    void allLocalDrawsTheSameInputsAndKeepsTheHomeWarehouse() {
+        TpccInputGenerator spec = new TpccInputGenerator(SPEC, RUN, 11, 2, 5, 1, RemoteWarehouses.SPEC, () -> 42L);
+        TpccInputGenerator local = new TpccInputGenerator(SPEC, RUN, 11, 2, 5, 1, RemoteWarehouses.ALL_LOCAL, () -> 42L);
+        long remoteChoices = 0;
+        for (int i = 0; i < 5_000; i++) {
+            TpccInputs.NewOrder a = spec.newOrder();
+            TpccInputs.NewOrder b = local.newOrder();
+            assertArrayEquals(a.itemIds(), b.itemIds());
+            assertArrayEquals(a.quantities(), b.quantities());
+            assertEquals(a.customerId(), b.customerId());
+            assertEquals(0, b.remoteLines());
+            assertEquals(1, b.allLocal());
+            remoteChoices += a.remoteLines();
+            TpccInputs.Payment p = spec.payment();
+            TpccInputs.Payment q = local.payment();
+            assertEquals(p.amount(), q.amount());
+            assertEquals(p.customer(), q.customer());
+            assertEquals(p.historyId(), q.historyId());
+            assertEquals(2, q.customerWarehouseId());
+            assertEquals(q.districtId(), q.customerDistrictId());
+            remoteChoices += p.customerWarehouseId() != 2 ? 1 : 0;
+        }
+        assertTrue(remoteChoices > 0);
+        assertEquals(remoteChoices, local.remoteChoicesMadeLocal());
+        assertEquals(0, spec.remoteChoicesMadeLocal());
+    }
+
+    @Test
+    void oneWarehouseHasNoRemoteAccesses() {
+        TpccInputGenerator g = new TpccInputGenerator(TpccScale.spec(1), RUN, 12, 1, 1, 1, RemoteWarehouses.SPEC, () -> 42L);
+        for (int i = 0; i < 2_000; i++) {
+            assertEquals(0, g.newOrder().remoteLines());
+            TpccInputs.Payment only = g.payment();
+            assertEquals(1, only.customerWarehouseId());
+            assertEquals(only.districtId(), only.customerDistrictId());
+        }
+        assertEquals(0, g.remoteChoicesMadeLocal());
     }
 
     @Test
     void paymentsAreSixtyPercentByLastNameWithUniqueHistoryIds() {
-        TpccInputGenerator g = new TpccInputGenerator(SPEC, RUN, 2, 1, 1, 7, () -> 42L);
+        TpccInputGenerator g = new TpccInputGenerator(SPEC, RUN, 2, 1, 1, 7, RemoteWarehouses.SPEC, () -> 42L);
         int byName = 0;
+        int remote = 0;
+        int[] remoteDistricts = new int[TpccScale.DISTRICTS_PER_WAREHOUSE + 1];
         int n = 20_000;
         Set<Long> historyIds = new HashSet<>();
         for (int i = 0; i < n; i++) {
             TpccInputs.Payment p = g.payment();
-            assertEquals(1, p.customerWarehouseId());
-            assertEquals(p.districtId(), p.customerDistrictId());
+            assertTrue(p.customerWarehouseId() >= 1 && p.customerWarehouseId() <= SPEC.warehouses());
+            if (p.customerWarehouseId() == 1) {
+                assertEquals(p.districtId(), p.customerDistrictId(), "a home customer is of the home district");
+            } else {
+                remote++;
+                remoteDistricts[p.customerDistrictId()]++;
+            }
             assertTrue(p.amount().compareTo(BigDecimal.ONE) >= 0 && p.amount().compareTo(new BigDecimal("5000")) <= 0);
             assertTrue(historyIds.add(p.historyId()));
             assertEquals(7L, p.historyId() >>> 32);
@@ -60,13 +127,19 @@ class TpccInputGeneratorTest {
             }
         }
         assertTrue(byName > 0.58 * n && byName < 0.62 * n, "by last name " + byName);
-        assertTrue(g.remoteChoicesMadeLocal() > 0.13 * n && g.remoteChoicesMadeLocal() < 0.17 * n);
+        // Clause 2.5.1.2: 15% remote (3,000 of 20,000 +- 3 sigma = 150), any district of the other warehouse.
+        assertTrue(remote > 0.1425 * n && remote < 0.1575 * n, "remote payments " + remote);
+        for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
+            assertTrue(remoteDistricts[d] > remote / 10 * 0.75 && remoteDistricts[d] < remote / 10 * 1.25,
+                    "remote payments to district " + d + ": " + remoteDistricts[d]);
+        }
+        assertEquals(0, g.remoteChoicesMadeLocal());
     }
 
     @Test
     void scaledDownLastNamesAllExist() {
         TpccScale small = TpccScale.scaledDown(1, 200, 30);
-        TpccInputGenerator g = new TpccInputGenerator(small, RUN, 3, 1, 1, 1, () -> 0L);
+        TpccInputGenerator g = new TpccInputGenerator(small, RUN, 3, 1, 1, 1, RemoteWarehouses.SPEC, () -> 0L);
         for (int i = 0; i < 2_000; i++) {
             TpccInputs.OrderStatus s = g.orderStatus();
             if (s.customer().byLastName()) {
@@ -96,7 +169,7 @@ class TpccInputGeneratorTest {
 
     @Test
     void deliveryAndStockLevelInputsAreInRange() {
-        TpccInputGenerator g = new TpccInputGenerator(SPEC, RUN, 4, 2, 9, 1, () -> 42L);
+        TpccInputGenerator g = new TpccInputGenerator(SPEC, RUN, 4, 2, 9, 1, RemoteWarehouses.SPEC, () -> 42L);
         for (int i = 0; i < 1_000; i++) {
             TpccInputs.Delivery d = g.delivery();
             assertTrue(d.carrierId() >= 1 && d.carrierId() <= 10);

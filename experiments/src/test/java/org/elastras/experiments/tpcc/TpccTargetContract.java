@@ -99,7 +99,7 @@ abstract class TpccTargetContract {
                 done.add(pool.submit(() -> {
                     int w = terminal % SCALE.warehouses() + 1;
                     TpccInputGenerator in = new TpccInputGenerator(SCALE, run, SEED + terminal, w, terminal % 10 + 1,
-                            firstStream + terminal, this::tick);
+                            firstStream + terminal, RemoteWarehouses.SPEC, this::tick);
                     TransactionMix mix = new TransactionMix(SEED * 7 + terminal);
                     long[] counts = new long[2];
                     try (TpccTarget.Session s = on.openSession()) {
@@ -180,6 +180,87 @@ abstract class TpccTargetContract {
         assertEquals(TpccRules.orderTotal(sum, (BigDecimal) customer.get(TpccSchema.C_DISCOUNT),
                 (BigDecimal) warehouse.get(TpccSchema.W_TAX), (BigDecimal) district.get(TpccSchema.D_TAX)), r.total());
         assertEquals(List.of(), check(false));
+    }
+
+    /** Clause 2.4.2.2: a line from another supply warehouse updates that warehouse's STOCK and its S_REMOTE_CNT. */
+    @Test
+    void newOrderTakesRemoteLinesFromTheSupplyWarehousesStock() throws Exception {
+        int w = 1;
+        int d = 2;
+        int[] items = {5, 6, 7, 8, 9};
+        int[] supply = {1, 2, 1, 2, 2};
+        List<List<Object>> stockBefore = new ArrayList<>();
+        for (int l = 0; l < items.length; l++) {
+            stockBefore.add(target.readRow(TpccSchema.STOCK, List.of(supply[l], items[l])));
+        }
+        List<Object> otherHomeStock = target.readRow(TpccSchema.STOCK, List.of(1, 6));
+        TpccInputs.NewOrder in = new TpccInputs.NewOrder(w, d, 11, items, supply, new int[] {1, 2, 3, 4, 5}, tick(), false);
+        assertEquals(3, in.remoteLines());
+        TpccTarget.NewOrderResult r;
+        try (TpccTarget.Session s = target.openSession()) {
+            r = s.newOrder(in);
+        }
+        assertFalse(r.rolledBack());
+        assertEquals(0, target.readRow(TpccSchema.ORDERS, List.of(w, d, r.orderId())).get(TpccSchema.O_ALL_LOCAL));
+        for (int l = 0; l < items.length; l++) {
+            List<Object> before = stockBefore.get(l);
+            List<Object> after = target.readRow(TpccSchema.STOCK, List.of(supply[l], items[l]));
+            int quantity = l + 1;
+            assertEquals(TpccRules.stockQuantityAfter((Integer) before.get(TpccSchema.S_QUANTITY), quantity),
+                    after.get(TpccSchema.S_QUANTITY), "line " + (l + 1));
+            assertEquals((Integer) before.get(TpccSchema.S_YTD) + quantity, after.get(TpccSchema.S_YTD));
+            assertEquals((Integer) before.get(TpccSchema.S_ORDER_CNT) + 1, after.get(TpccSchema.S_ORDER_CNT));
+            assertEquals((Integer) before.get(TpccSchema.S_REMOTE_CNT) + (supply[l] == w ? 0 : 1), after.get(TpccSchema.S_REMOTE_CNT),
+                    "S_REMOTE_CNT of line " + (l + 1));
+            List<Object> line = target.readRow(TpccSchema.ORDER_LINE, List.of(w, d, r.orderId(), l + 1));
+            assertEquals(supply[l], line.get(TpccSchema.OL_SUPPLY_W_ID));
+            assertEquals(before.get(TpccSchema.S_DIST_01 + d - 1), line.get(TpccSchema.OL_DIST_INFO));
+        }
+        assertEquals(otherHomeStock, target.readRow(TpccSchema.STOCK, List.of(1, 6)), "item 6 came from warehouse 2");
+        assertEquals(List.of(), check(false));
+    }
+
+    /**
+     * Clause 2.5.2.2 with a remote customer: the home warehouse and district take the payment (W_YTD,
+     * D_YTD, the HISTORY row, whose H_W_ID is the home warehouse and H_C_W_ID the customer's), the
+     * customer's own warehouse holds the customer row that changes; condition 10 must count the
+     * HISTORY row of the other warehouse.
+     */
+    @Test
+    void remotePaymentPaysTheOtherWarehousesCustomerAndRecordsHistoryAtHome() throws Exception {
+        List<Object> customerBefore = target.readRow(TpccSchema.CUSTOMER, List.of(2, 7, 4));
+        List<Object> homeCustomerBefore = target.readRow(TpccSchema.CUSTOMER, List.of(1, 3, 4));
+        BigDecimal homeYtd = (BigDecimal) target.readRow(TpccSchema.WAREHOUSE, List.of(1)).get(TpccSchema.W_YTD);
+        BigDecimal otherYtd = (BigDecimal) target.readRow(TpccSchema.WAREHOUSE, List.of(2)).get(TpccSchema.W_YTD);
+        BigDecimal amount = new BigDecimal("77.10");
+        long historyId = (997L << 32) | 1;
+        TpccTarget.PaymentResult r;
+        try (TpccTarget.Session s = target.openSession()) {
+            r = s.payment(new TpccInputs.Payment(1, 3, 2, 7, TpccInputs.CustomerSelector.byId(4), amount, tick(), historyId));
+        }
+        assertEquals(4, r.customerId());
+        BigDecimal balance = ((BigDecimal) customerBefore.get(TpccSchema.C_BALANCE)).subtract(amount);
+        assertEquals(balance, r.balance());
+        List<Object> customer = target.readRow(TpccSchema.CUSTOMER, List.of(2, 7, 4));
+        assertEquals(balance, customer.get(TpccSchema.C_BALANCE));
+        assertEquals((Integer) customerBefore.get(TpccSchema.C_PAYMENT_CNT) + 1, customer.get(TpccSchema.C_PAYMENT_CNT));
+        assertEquals(homeCustomerBefore, target.readRow(TpccSchema.CUSTOMER, List.of(1, 3, 4)));
+        assertEquals(homeYtd.add(amount), target.readRow(TpccSchema.WAREHOUSE, List.of(1)).get(TpccSchema.W_YTD));
+        assertEquals(otherYtd, target.readRow(TpccSchema.WAREHOUSE, List.of(2)).get(TpccSchema.W_YTD));
+        List<Object> history = target.readRow(TpccSchema.HISTORY, List.of(1, 3, historyId));
+        assertNotNull(history, "the HISTORY row is the home warehouse's");
+        assertEquals(List.of(4, 7, 2), List.of(history.get(TpccSchema.H_C_ID), history.get(TpccSchema.H_C_D_ID),
+                history.get(TpccSchema.H_C_W_ID)));
+        assertNull(target.readRow(TpccSchema.HISTORY, List.of(2, 7, historyId)));
+        assertEquals(List.of(), check(false));
+
+        // Undo the payment on the customer row only: its balance no longer matches delivered -
+        // paid (10), which only a checker that sums the other warehouse's HISTORY can see; C_BALANCE
+        // + C_YTD_PAYMENT still equals what was delivered (12 holds).
+        target.writeRow(TpccSchema.CUSTOMER, new ArrayList<>(customerBefore));
+        List<ConsistencyViolation> v = check(false);
+        assertEquals(Set.of(10), conditions(v), v.toString());
+        assertTrue(v.get(0).detail().contains("(2, 7) customer 4"), v.toString());
     }
 
     @Test

@@ -632,11 +632,15 @@ final class TransactionService implements OtmService {
         for (Map<String, Object> row : request.rows()) {
             rows.add(WireRows.rowValues(table, row));
         }
-        run(() -> {
-            globals.load(schema, table.name(), rows);
-            return null;
-        });
-        return new LoadGlobalTableResponse(rows.size());
+        try {
+            long count = run(() -> request.loadId() == null
+                    ? globals.load(schema, table.name(), rows)
+                    : globals.loadChunk(schema, table.name(), request.loadId(), request.chunk(), rows, request.publish()));
+            return new LoadGlobalTableResponse(count);
+        } catch (GlobalTables.LoadRefused e) {
+            throw new ElasTrasException(e.why() == GlobalTables.LoadRefused.Why.ALREADY_PUBLISHED ? ErrorCode.REFUSED
+                    : ErrorCode.MALFORMED_REQUEST, e.getMessage());
+        }
     }
 
     @Override

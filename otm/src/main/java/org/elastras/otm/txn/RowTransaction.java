@@ -97,7 +97,7 @@ public final class RowTransaction {
         TableAccess.Table t = access.table(table);
         byte[] key = access.encodeKey(t, keyValues);
         if (t.global()) {
-            return access.globals().get(access.schema().name(), t.schema().name(), key);
+            return access.globals().get(access.schema(), t.schema(), key);
         }
         CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
         if (branch != null) {
@@ -165,7 +165,7 @@ public final class RowTransaction {
             throw new TransactionException(Reason.LIMIT_EXCEEDED, false, "scan limit must be >= 0, got " + limit);
         }
         if (t.global()) {
-            return access.globals().scan(access.schema().name(), t.schema().name(), from, to, limit);
+            return access.globals().scan(access.schema(), t.schema(), from, to, limit);
         }
         int rootColumns = access.rootKeyColumns();
         if (cross != null && rootColumns > 0 && fromKeyPrefix != null && toKeyPrefix != null
