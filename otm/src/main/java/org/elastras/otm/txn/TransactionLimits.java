@@ -19,9 +19,13 @@ public record TransactionLimits(int keyBytesMax, int valueBytesMax, int writeSet
         int readSetKeysMax, int scanRowsMax, int openTransactionsMax, int openTransactionsPerClientMax,
         long idleTimeoutMs, long writeCapacityWaitMs) {
 
-    /** Key and value limits equal to {@code StorageLimits.DEFAULT}'s. */
+    /**
+     * Key and value limits equal to {@code StorageLimits.DEFAULT}'s. Scans: the protocol's 10,000
+     * rows plus the one more row the OTM reads to tell whether more follow (a remote branch's scan
+     * of 10,000 rows was refused without it).
+     */
     public static final TransactionLimits DEFAULT = new TransactionLimits(16 * 1024, 1 << 20, 10_000, 16L << 20,
-            100_000, 10_000, 10_000, 1_000, 30_000, 5_000);
+            100_000, 10_001, 10_000, 1_000, 30_000, 5_000);
 
     public TransactionLimits {
         check("keyBytesMax", keyBytesMax, 1, 64 * 1024);
