@@ -37,7 +37,7 @@ class ProtocolCodecTest {
                 new OpenPartitionRequest("D", 1, null, List.of(5)), new OpenPartitionResponse(),
                 new ClosePartitionRequest(1), new ClosePartitionResponse(),
                 new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000)),
-                new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false)),
+                new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false, "grace 1 ms")),
                 new ReceivePartitionRequest("D", 7, List.of(1), null, "otm-1", 4), new ReceivePartitionResponse(),
                 new ShipVersionsResponse(3), new FinishIncomingRequest(7, 3), new FinishIncomingResponse(5),
                 new DropIncomingRequest(7), new DropIncomingResponse(true),

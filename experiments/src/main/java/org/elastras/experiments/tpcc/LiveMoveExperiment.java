@@ -46,7 +46,7 @@ import org.elastras.experiments.ResultFiles;
 public final class LiveMoveExperiment {
 
     private static final List<String> NAMES = List.of("warehouses", "terminals-per-warehouse", "items", "customers",
-            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb");
+            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb", "remote");
     /** A probe's pause between reads: enough to see a gap of a few milliseconds, light on 2 cores. */
     private static final long PROBE_PAUSE_MS = 2;
     private static final long MOVE_BOUND_MS = 60_000;
@@ -88,6 +88,7 @@ public final class LiveMoveExperiment {
         long seed = Long.parseLong(v.getOrDefault("seed", "42"));
         Path out = Paths.get(v.getOrDefault("out", "experiments/results/livemove"));
         int otmHeapMb = Integer.parseInt(v.getOrDefault("otm-heap-mb", "768"));
+        RemoteWarehouses remote = RemoteWarehouses.parse(v.getOrDefault("remote", RemoteWarehouses.SPEC.optionName()));
         if (warehouses < 2) {
             throw new IllegalArgumentException("--warehouses must be at least 2 (one partition per OTM at least)");
         }
@@ -95,7 +96,8 @@ public final class LiveMoveExperiment {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         java.util.logging.Logger.getLogger("org.elastras").setLevel(java.util.logging.Level.WARNING);
         System.out.println("moves under TPC-C: " + scale.describe() + ", " + terminals + " terminals/warehouse, 2 OTM processes,"
-                + " one warehouse per partition; a move every " + moveEveryMs + " ms, modes " + modes + "; load average "
+                + " one warehouse per partition, remote warehouses " + remote.optionName() + "; a move every " + moveEveryMs
+                + " ms, modes " + modes + "; load average "
                 + TpccBenchmark.loadAverage());
 
         Path scratch = Files.createTempDirectory("livemove");
@@ -103,13 +105,12 @@ public final class LiveMoveExperiment {
             TpccDataGenerator generator = new TpccDataGenerator(scale, seed, System.currentTimeMillis() * 1_000);
             NuRandConstants run = generator.loadConstants().forRun(seed);
             TpccLoader.Report load = new TpccLoader(generator, loadThreads).load(target, (rows, expected) -> { });
-            System.out.printf(Locale.ROOT, "loaded %,d rows in %.1f s; ITEM on %s%n", load.rows(), load.seconds(),
-                    target.itemOwners());
+            System.out.printf(Locale.ROOT, "loaded %,d rows in %.1f s%n", load.rows(), load.seconds());
             int deliveredAsLoaded = scale.firstNewOrderId() - 1;
             List<ConsistencyViolation> afterLoad = target.checkConsistency(warehouses, true, deliveredAsLoaded);
 
             try (ElasTrasClient client = ElasTrasClient.connect(target.zkConnect())) {
-                Run r = measure(target, client, scale, run, seed, terminals, warmup, seconds, moveEveryMs, modes);
+                Run r = measure(target, client, scale, run, seed, remote, terminals, warmup, seconds, moveEveryMs, modes);
                 List<ConsistencyViolation> afterRun = target.checkConsistency(warehouses, false, deliveredAsLoaded);
                 Map<Long, String[]> masterSays = masterAccount(scratch.resolve("logs").resolve("master-1.log"));
                 report(out, scale, terminals, r, masterSays, afterLoad, afterRun);
@@ -129,7 +130,7 @@ public final class LiveMoveExperiment {
     }
 
     private static Run measure(ClusterTpccTarget target, ElasTrasClient client, TpccScale scale, NuRandConstants run,
-            long seed, int terminals, double warmup, double seconds, long moveEveryMs, List<Boolean> modes) throws Exception {
+            long seed, RemoteWarehouses remote, int terminals, double warmup, double seconds, long moveEveryMs, List<Boolean> modes) throws Exception {
         int warehouses = scale.warehouses();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong movingWarehouse = new AtomicLong(0);
@@ -199,7 +200,7 @@ public final class LiveMoveExperiment {
         mover.start();
         TpccDriver.Result result;
         try {
-            result = new TpccDriver(scale, run, seed, () -> System.currentTimeMillis() * 1_000).run(target, terminals,
+            result = new TpccDriver(scale, run, seed, remote, () -> System.currentTimeMillis() * 1_000).run(target, terminals,
                     warmup, seconds, 1, sample -> {
                         long max = secondProbeMax.getAndSet(0);
                         if (!sample.measured()) {

@@ -66,7 +66,7 @@ final class PartitionHost {
     /** A live move pauses the partition once fewer bytes than this wait to be shipped. */
     static final long LIVE_PAUSE_BACKLOG_BYTES = 256 * 1024;
     /** Longest wait of a live move's pause for the partition's open transactions to end before they are aborted. */
-    static final long LIVE_GRACE_MS = 250;
+    static final long LIVE_GRACE_MS = 100;
     /** Bytes of commits a live move may have waiting to be shipped; past it the move fails and the origin serves on. */
     static final long LIVE_OUTBOX_BYTES_MAX = 64L << 20;
     /** About the most bytes of versions in one shipVersions request (well under the body limit). */
@@ -428,6 +428,7 @@ final class PartitionHost {
             long pausedAtMs = System.currentTimeMillis();
             long paused = System.nanoTime();
             int leftOpen = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
+            long graced = System.nanoTime();
             try {
                 transactions.removePartition(partitionId, drainTimeoutMs);
             } catch (IllegalStateException e) {
@@ -436,12 +437,17 @@ final class PartitionHost {
             }
             served.remove(partitionId);
             removed = true;
+            long drained = System.nanoTime();
             while (shipSome(partitionId, outbox, destination, batches, 0) > 0) {
                 // the commits that ended during the pause
             }
+            long shipped = System.nanoTime();
             finishSent = true;
             destination.finishIncoming(new org.elastras.client.protocol.FinishIncomingRequest(partitionId, batches[0]));
             long handedOver = System.nanoTime();
+            String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + leftOpen + " still open), drain "
+                    + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
+                    + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
             moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
             s.store().close();
             // The manifest names this OTM's log until the destination's first flush.
@@ -450,11 +456,11 @@ final class PartitionHost {
             long pausedMs = (handedOver - paused) / 1_000_000;
             boolean wasForced = forced;
             LOG.info(() -> "handed partition " + partitionId + " over to " + destinationId + " live: copied for " + copyMs
-                    + " ms, paused " + pausedMs + " ms (" + leftOpen + " transactions still open after the grace), "
-                    + outbox.commits() + " commits shipped in " + batches[0] + " batches"
+                    + " ms, paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
+                    + batches[0] + " batches"
                     + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : ""));
             return new org.elastras.client.protocol.LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
-                    outbox.versions(), batches[0], forced);
+                    outbox.versions(), batches[0], forced, phases);
         } catch (IOException | RuntimeException | InterruptedException e) {
             transactions.unmirror(partitionId, outbox);
             if (!removed) {

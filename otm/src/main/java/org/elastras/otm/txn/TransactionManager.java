@@ -339,7 +339,8 @@ public final class TransactionManager {
     /**
      * The first step of a live move's pause: new transactions on the partition are refused with
      * NOT_OWNER (clients retry at its next owner), those open go on; then waits up to
-     * {@code graceMs} for them to end, so that {@link #removePartition} aborts as few as possible.
+     * {@code graceMs} for those running or prepared to end, so that {@link #removePartition}
+     * aborts as few as possible (branches that voted wait for their coordinators there).
      *
      * @return how many transactions of the partition were still open after the wait
      */
@@ -353,7 +354,9 @@ public final class TransactionManager {
         while (true) {
             int open = 0;
             for (Transaction t : transactions.values()) {
-                if (t.slot == slot) {
+                // Voted branches wait for their coordinators; removePartition waits for those.
+                Transaction.State state = t.state;
+                if (t.slot == slot && (state == Transaction.State.ACTIVE || state == Transaction.State.PREPARED)) {
                     open++;
                 }
             }

@@ -53,7 +53,7 @@ final class MovePhases {
         org.elastras.client.protocol.LiveMoveReport r = live;
         String close = r == null ? "close " + closeMs + " ms" : "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
                 + " commits shipped in " + r.batches() + " batches" + (r.forced() ? ", FORCED: not caught up in time" : "")
-                + "), origin paused " + r.pausedMs() + " ms, close round trip " + closeMs + " ms";
+                + "), origin paused " + r.pausedMs() + " ms (" + r.pausePhases() + "), close round trip " + closeMs + " ms";
         return close + ", catalog write " + catalogWriteMs + " ms, register " + registerMs + " ms, open " + openMs + " ms";
     }
 }
