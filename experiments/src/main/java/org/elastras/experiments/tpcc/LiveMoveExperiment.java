@@ -134,6 +134,8 @@ public final class LiveMoveExperiment {
         int warehouses = scale.warehouses();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong movingWarehouse = new AtomicLong(0);
+        // Set whenever a move was under way since the last one-second sample (moves last less than a second).
+        AtomicBoolean movedThisSecond = new AtomicBoolean();
         Histogram probeSteady = new Histogram(60_000_000L, 3);
         Histogram probeMoving = new Histogram(60_000_000L, 3);
         AtomicLong probeErrors = new AtomicLong();
@@ -190,7 +192,9 @@ public final class LiveMoveExperiment {
                 int w = n % warehouses + 1;
                 boolean live = modes.get(n % modes.size());
                 n++;
+                movedThisSecond.set(true);
                 moves.add(moveOne(client, w, live, movingWarehouse, probeMaxMicros[w], probeErrors));
+                movedThisSecond.set(true);
             }
         }, "mover");
         mover.setDaemon(true);
@@ -203,12 +207,13 @@ public final class LiveMoveExperiment {
             result = new TpccDriver(scale, run, seed, remote, () -> System.currentTimeMillis() * 1_000).run(target, terminals,
                     warmup, seconds, 1, sample -> {
                         long max = secondProbeMax.getAndSet(0);
+                        boolean moved = movedThisSecond.getAndSet(movingWarehouse.get() != 0);
                         if (!sample.measured()) {
                             return;
                         }
                         perSecond.add(new Second(sample.endSeconds() - warmup, sample.completedAll(), sample.failed(),
                                 sample.latencyMicrosP50() / 1000.0, sample.latencyMicrosP99() / 1000.0, max / 1000.0,
-                                movingWarehouse.get() != 0));
+                                moved || movingWarehouse.get() != 0));
                         if (sample.endSeconds() % 5 < sample.intervalSeconds()) {
                             System.out.println(sample.progressLine(target.name()) + (movingWarehouse.get() != 0
                                     ? "  (moving w" + movingWarehouse.get() + ")" : ""));
@@ -332,11 +337,28 @@ public final class LiveMoveExperiment {
         StringBuilder timeline = new StringBuilder("t_s,txn,failed,p50_ms,p99_ms,probe_max_ms,moving\n");
         List<Double> steadyP99 = new ArrayList<>();
         List<Double> movingP99 = new ArrayList<>();
-        for (Second s : r.seconds()) {
+        List<Double> ratios = new ArrayList<>();
+        List<Second> all = r.seconds();
+        for (int i = 0; i < all.size(); i++) {
+            Second s = all.get(i);
             timeline.append(String.format(Locale.ROOT, "%.1f,%d,%d,%.2f,%.2f,%.2f,%s%n", s.t(), s.txn(), s.failed(), s.p50Ms(),
                     s.p99Ms(), s.probeMaxMs(), s.moving()));
             (s.moving() ? movingP99 : steadyP99).add(s.p99Ms());
+            if (s.moving()) {
+                // Against the seconds without a move around it: the load drifts over a run (JIT, caches).
+                List<Double> around = new ArrayList<>();
+                for (int j = Math.max(0, i - 3); j <= Math.min(all.size() - 1, i + 3); j++) {
+                    if (!all.get(j).moving()) {
+                        around.add(all.get(j).p99Ms());
+                    }
+                }
+                double base = medianValue(around);
+                if (base > 0) {
+                    ratios.add(s.p99Ms() / base);
+                }
+            }
         }
+        double localRatio = medianValue(ratios);
         Files.writeString(out.resolve("livemove-timeline.csv"), timeline.toString());
         plot(out.resolve("livemove.png"), r.seconds());
 
@@ -352,15 +374,17 @@ public final class LiveMoveExperiment {
                         + "coordinated moves: %d, request-to-serving (= unavailable) median %s ms (max %s); slowest probe"
                         + " median %s ms, max %s ms%n"
                         + "client-visible failures: %d probe errors, %d during moves; p99 latency: TPC-C per-second p99"
-                        + " (median over seconds) %.1f ms steady vs %.1f ms in seconds with a move (%+.0f%%); probes p99"
-                        + " %.1f ms steady vs %.1f ms on a moving partition%n"
+                        + " (median over seconds) %.1f ms steady vs %.1f ms in seconds with a move (%+.0f%%; against the"
+                        + " seconds without a move within 3 s of each: median %+.0f%%); probes p99 %.1f ms steady vs %.1f ms"
+                        + " on a moving partition%n"
                         + "machine load average before %s, after %s%n",
                 r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(), r.tpcc().failuresByReason(),
                 verdict(afterLoad), verdict(afterRun),
                 liveDuration.size(), median(liveDuration), max(liveDuration), median(liveUnavailable), max(liveUnavailable),
                 median(liveProbe), max(liveProbe), coordinatedDuration.size(), median(coordinatedDuration),
                 max(coordinatedDuration), median(coordinatedProbe), max(coordinatedProbe), r.probeErrors(), moveErrors,
-                tpccSteady, tpccMoving, tpccSteady > 0 ? (tpccMoving / tpccSteady - 1) * 100 : 0, probeSteady, probeMoving,
+                tpccSteady, tpccMoving, tpccSteady > 0 ? (tpccMoving / tpccSteady - 1) * 100 : 0,
+                localRatio > 0 ? (localRatio - 1) * 100 : 0, probeSteady, probeMoving,
                 r.loadBefore(), r.loadAfter());
         System.out.print(summary);
         String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d, \"tpmC\": %.1f,"
@@ -368,12 +392,13 @@ public final class LiveMoveExperiment {
                         + " \"live_moves\": %d, \"live_unavailable_ms_median\": %s, \"live_unavailable_ms_max\": %s,"
                         + " \"live_probe_max_ms_median\": %s, \"coordinated_moves\": %d, \"coordinated_unavailable_ms_median\": %s,"
                         + " \"coordinated_probe_max_ms_median\": %s, \"tpcc_p99_ms_steady\": %.2f, \"tpcc_p99_ms_moving\": %.2f,"
-                        + " \"probe_p99_ms_steady\": %.2f, \"probe_p99_ms_moving\": %.2f, \"consistent_after_load\": %s,"
+                        + " \"tpcc_p99_moving_vs_nearby_ratio_median\": %.3f, \"probe_p99_ms_steady\": %.2f,"
+                        + " \"probe_p99_ms_moving\": %.2f, \"consistent_after_load\": %s,"
                         + " \"consistent_after_run\": %s, \"load_average_before\": \"%s\", \"load_average_after\": \"%s\"}%n",
                 scale.describe(), terminals, r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
                 r.probeErrors(), liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
                 coordinatedDuration.size(), median(coordinatedDuration), median(coordinatedProbe), tpccSteady, tpccMoving,
-                probeSteady, probeMoving, afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
+                localRatio, probeSteady, probeMoving, afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
         Files.writeString(out.resolve("livemove.json"), json);
         System.out.println("wrote " + out.resolve("livemove.json") + ", livemove-moves.csv, livemove-timeline.csv, livemove.png");
     }

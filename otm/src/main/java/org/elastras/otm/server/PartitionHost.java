@@ -769,6 +769,8 @@ final class PartitionHost {
         handedOff.remove(partitionId);
         transactions.addPartition(partitionId, in.store, List.of());
         served.put(partitionId, new Served(descriptor, access, in.store, startKey, endKey));
+        // Its manifest still names the previous owner's log, which that owner keeps until a flush here.
+        in.store.flushSoon();
         long ms = (System.nanoTime() - started) / 1_000_000;
         LOG.info(() -> "serving partition " + partitionId + " of " + schema.name() + " from the live copy received from "
                 + in.fromOtm + " (" + in.batches + " batches) in " + ms + " ms");

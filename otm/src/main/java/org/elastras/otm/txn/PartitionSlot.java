@@ -10,7 +10,7 @@ import org.elastras.storage.store.Version;
  * One partition a {@link TransactionManager} serves: its store, the write intents of its open
  * transactions, and the lock under which commits take their CTS.
  *
- * <p>Thread-safe: the intent map is concurrent; {@link #serving} is volatile and only cleared
+ * <p>Thread-safe: the intent map is concurrent; {@link #serving} is volatile and only written
  * under {@link #commitLock}.
  */
 final class PartitionSlot {
@@ -48,7 +48,10 @@ final class PartitionSlot {
     volatile boolean admitting = true;
     /** Set while a live move copies the partition: told every version applied. Written under {@code this}. */
     volatile CommitMirror mirror;
-    /** False once the partition is being removed: no begin, no new CTS. */
+    /**
+     * False once the partition is being removed: no begin, no new CTS. Set back only when a live
+     * move's removal timed out and the partition serves on ({@code resumeAdmitting}).
+     */
     volatile boolean serving = true;
 
     PartitionSlot(long partitionId, PartitionStore store) {

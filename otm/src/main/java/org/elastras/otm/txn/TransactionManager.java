@@ -367,10 +367,19 @@ public final class TransactionManager {
         }
     }
 
-    /** Undoes {@link #stopAdmitting} (the move was given up before the partition was removed). */
+    /**
+     * Undoes {@link #stopAdmitting}, and a {@link #removePartition} that timed out (the move was
+     * given up before the partition was removed): the partition serves and admits again.
+     */
     public void resumeAdmitting(long partitionId) {
         PartitionSlot slot = partitions.get(partitionId);
         if (slot != null) {
+            slot.commitLock.lock();
+            try {
+                slot.serving = true;
+            } finally {
+                slot.commitLock.unlock();
+            }
             slot.admitting = true;
         }
     }

@@ -170,11 +170,24 @@ class LiveMovesHandAPartitionOverTest {
                 assertBalances(toB, writers);
                 call(toB, "transfer", List.of(10L, 20L, 1L));
                 writers.done.incrementAndGet(0);
+                // The copy's manifest named both logs; the destination's first flush, asked for as
+                // it starts serving, leaves only its own, so the origin may delete its segments.
+                try (org.elastras.storage.dfs.Dfs dfs = org.elastras.storage.dfs.LocalDfs.open(temp.resolve("dfs"))) {
+                    String directory = PartitionHost.partitionDirectory(TreeBankProcedures.DATABASE, PARTITION);
+                    long deadline = System.nanoTime() + 30_000_000_000L;
+                    while (org.elastras.storage.store.PartitionStore.readManifest(dfs, directory).replayPoints()
+                            .containsKey("otm-a")) {
+                        assertTrue(System.nanoTime() < deadline, "the partition's manifest still names otm-a's log");
+                        Thread.sleep(10);
+                    }
+                    assertEquals(java.util.Set.of("otm-b"), org.elastras.storage.store.PartitionStore.readManifest(dfs,
+                            directory).replayPoints().keySet());
+                }
             } finally {
                 a.close();
             }
-            // The destination stops without a clean close, before any flush: its successor
-            // recovers from the manifest the copy wrote, which names both OTMs' logs.
+            // The destination stops without a clean close: its successor recovers from the
+            // manifest on the DFS and the destination's log.
             b.close();
             OtmNode c = start(zk, "otm-c");
             try (OtmClient toC = client(c)) {

@@ -217,6 +217,15 @@ public final class PartitionStore implements Closeable {
         }
     }
 
+    /**
+     * Asks for a flush on the maintenance executor (none without one): after a live copy starts
+     * serving, its first flush writes a manifest that no longer names the previous owner's log,
+     * which that owner may then delete, even if the partition takes few writes.
+     */
+    public void flushSoon() {
+        scheduleFlush();
+    }
+
     /** The latest manifest of the store in {@code directory} on the DFS (an empty one if there is none). */
     public static Manifest readManifest(Dfs dfs, String directory) throws IOException {
         return ManifestFiles.readLatest(dfs, directory);
