@@ -140,15 +140,19 @@ public final class LiveMoveExperiment {
         Histogram probeMoving = new Histogram(60_000_000L, 3);
         AtomicLong probeErrors = new AtomicLong();
         AtomicLong[] probeMaxMicros = new AtomicLong[warehouses + 1];
+        // When the probe of each warehouse started its current read (0 between reads).
+        AtomicLong[] probeStartedNanos = new AtomicLong[warehouses + 1];
         AtomicLong secondProbeMax = new AtomicLong();
         ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
         List<Thread> probes = new ArrayList<>();
         for (int w = 1; w <= warehouses; w++) {
             int wh = w;
             probeMaxMicros[w] = new AtomicLong();
+            probeStartedNanos[w] = new AtomicLong();
             Thread t = new Thread(() -> {
                 while (!stop.get()) {
                     long started = System.nanoTime();
+                    probeStartedNanos[wh].set(started);
                     boolean moving = movingWarehouse.get() == wh;
                     try {
                         client.runInTransaction(TpccSchema.DATABASE, List.of(wh), txn -> txn.get(TpccSchema.WAREHOUSE,
@@ -165,6 +169,7 @@ public final class LiveMoveExperiment {
                         (moving ? probeMoving : probeSteady).recordValue(Math.min(micros, 60_000_000L));
                     }
                     probeMaxMicros[wh].accumulateAndGet(micros, Math::max);
+                    probeStartedNanos[wh].set(0);
                     secondProbeMax.accumulateAndGet(micros, Math::max);
                     sleep(PROBE_PAUSE_MS);
                 }
@@ -193,7 +198,7 @@ public final class LiveMoveExperiment {
                 boolean live = modes.get(n % modes.size());
                 n++;
                 movedThisSecond.set(true);
-                moves.add(moveOne(client, w, live, movingWarehouse, probeMaxMicros[w], probeErrors));
+                moves.add(moveOne(client, w, live, movingWarehouse, probeMaxMicros[w], probeStartedNanos[w], probeErrors));
                 movedThisSecond.set(true);
             }
         }, "mover");
@@ -233,7 +238,7 @@ public final class LiveMoveExperiment {
 
     /** Moves warehouse {@code w}'s partition to the other OTM and waits until it serves there. */
     private static MoveRecord moveOne(ElasTrasClient client, int w, boolean live, AtomicLong movingWarehouse,
-            AtomicLong probeMax, AtomicLong probeErrors) {
+            AtomicLong probeMax, AtomicLong probeStarted, AtomicLong probeErrors) {
         PartitionInfo p = partitionOf(client, w);
         String to = client.admin().partitions(TpccSchema.DATABASE).stream().map(PartitionInfo::owner)
                 .filter(o -> o != null && !o.equals(p.owner())).findFirst().orElse(null);
@@ -265,8 +270,16 @@ public final class LiveMoveExperiment {
             error = e.toString();
         }
         long end = System.nanoTime();
-        // The probe under way when the move ended may still be waiting for its retry: let it land.
-        sleep(50);
+        // The probe under way when the move ended may still be waiting for a retry: let it land
+        // (bounded), so that its time counts for this move.
+        long landBy = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            long started = probeStarted.get();
+            if (started == 0 || started > end || System.nanoTime() > landBy) {
+                break;
+            }
+            sleep(1);
+        }
         movingWarehouse.set(0);
         return new MoveRecord(p.partitionId(), w, live, p.owner(), to, start, end, startEpochMs, (end - start) / 1_000_000,
                 probeMax.get() / 1_000, probeErrors.get() - errorsBefore, error);
