@@ -116,7 +116,8 @@ public final class Master implements AutoCloseable {
     private volatile CatalogStore catalog;
     private final ScheduledExecutorService loop;
     private final ThreadPoolExecutor io;
-    private final LeaderLatch latch;
+    /** This master's place in the election; replaced when it rejoins after abdicating. Loop thread writes it. */
+    private volatile LeaderLatch latch;
     private final ObjectMapper json = new ObjectMapper();
 
     /** Loop thread only: incremented on every change of leadership; events of older terms are dropped. */
@@ -246,17 +247,7 @@ public final class Master implements AutoCloseable {
             if (!master.zk.blockUntilConnected(Math.max(10_000, config.zkSessionTimeoutMs()), TimeUnit.MILLISECONDS)) {
                 throw new TimeoutException("cannot reach ZooKeeper at " + config.zkConnect() + "; check the connect string");
             }
-            master.latch.addListener(new LeaderLatchListener() {
-                @Override
-                public void isLeader() {
-                    master.becomeLeader();
-                }
-
-                @Override
-                public void notLeader() {
-                    master.stepDown("leadership lost");
-                }
-            }, master.loop);
+            master.listen(master.latch);
             master.latch.start();
             master.loop.scheduleWithFixedDelay(master::tick, config.tickMs(), config.tickMs(), TimeUnit.MILLISECONDS);
             return master;
@@ -264,6 +255,25 @@ public final class Master implements AutoCloseable {
             master.close();
             throw e;
         }
+    }
+
+    /** Makes {@code l}'s elections this master's, on the loop thread. */
+    private void listen(LeaderLatch l) {
+        l.addListener(new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+                if (l == latch) {
+                    becomeLeader();
+                }
+            }
+
+            @Override
+            public void notLeader() {
+                if (l == latch) {
+                    stepDown("leadership lost");
+                }
+            }
+        }, loop);
     }
 
     /** A master on the system's monotonic clock. */
@@ -941,6 +951,9 @@ public final class Master implements AutoCloseable {
         return out;
     }
 
+    /** How long an abdicated master stays out of the election before it joins again as a standby. */
+    static final long REJOIN_DELAY_MS = 5_000;
+
     private void stepDown(String why) {
         term++;
         if (state != null || active) {
@@ -968,15 +981,41 @@ public final class Master implements AutoCloseable {
     }
 
     /**
-     * Loop thread: stops acting and leaves the election for good, so that a standby takes over;
-     * for a state this master can no longer trust (a broken invariant, or another master writing).
+     * Loop thread: stops acting and leaves the election, so that a standby takes over; for a state
+     * this master can no longer trust (a broken invariant, or another master writing). After
+     * {@link #REJOIN_DELAY_MS} it joins again, at the back, as a standby: the writer it yielded to
+     * may have been a deposed master's late write, and a cluster whose masters all abdicated would
+     * have none (a torture run lost its only standby so, then its active master, and stopped).
      */
     private void abdicate(String why) {
         stepDown(why);
+        LeaderLatch left = latch;
         try {
-            latch.close();
+            left.close();
         } catch (Exception e) {
             LOG.log(Level.WARNING, "leaving the election failed", e);
+        }
+        loop.schedule(() -> rejoin(left), REJOIN_DELAY_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Abdicates as if another master had written its catalog rows (tests: the rejoin after it). */
+    void abdicateForTest(String why) throws Exception {
+        loop.submit(() -> abdicate(why)).get(10, TimeUnit.SECONDS);
+    }
+
+    /** Loop thread: joins the election again after {@link #abdicate}, unless closed or already rejoined. */
+    private void rejoin(LeaderLatch left) {
+        if (closed || latch != left) {
+            return;
+        }
+        LeaderLatch next = new LeaderLatch(zk, paths.master(), config.masterId());
+        latch = next;
+        listen(next);
+        try {
+            next.start();
+            LOG.info(() -> "master " + config.masterId() + " joins the election again, as a standby");
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "joining the election again failed; this master stays out of it", e);
         }
     }
 
