@@ -46,7 +46,7 @@ import org.elastras.experiments.ResultFiles;
 public final class LiveMoveExperiment {
 
     private static final List<String> NAMES = List.of("warehouses", "terminals-per-warehouse", "items", "customers",
-            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb", "remote");
+            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb", "remote", "work-dir");
     /** A probe's pause between reads: enough to see a gap of a few milliseconds, light on 2 cores. */
     private static final long PROBE_PAUSE_MS = 2;
     private static final long MOVE_BOUND_MS = 60_000;
@@ -100,7 +100,9 @@ public final class LiveMoveExperiment {
                 + " ms, modes " + modes + "; load average "
                 + TpccBenchmark.loadAverage());
 
-        Path scratch = Files.createTempDirectory("livemove");
+        // A given work directory (cluster data, process logs) is kept; a temporary one is deleted.
+        boolean keep = v.containsKey("work-dir");
+        Path scratch = keep ? Files.createDirectories(Paths.get(v.get("work-dir"))) : Files.createTempDirectory("livemove");
         try (ClusterTpccTarget target = ClusterTpccTarget.start(scratch, warehouses, 1, 2, otmHeapMb)) {
             TpccDataGenerator generator = new TpccDataGenerator(scale, seed, System.currentTimeMillis() * 1_000);
             NuRandConstants run = generator.loadConstants().forRun(seed);
@@ -116,7 +118,9 @@ public final class LiveMoveExperiment {
                 report(out, scale, terminals, r, masterSays, afterLoad, afterRun);
             }
         } finally {
-            ResultFiles.deleteTree(scratch);
+            if (!keep) {
+                ResultFiles.deleteTree(scratch);
+            }
         }
     }
 

@@ -284,8 +284,7 @@ final class PartitionHost {
                 // New commits must order after every recovered one, and transactions must read at a
                 // snapshot that includes them all.
                 long recoveredCts = Math.max(0, store.maxCts());
-                if (!timestamps.liftAbove(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)
-                        || !snapshots.awaitFinished(recoveredCts, OPEN_TIMESTAMP_WAIT_MS)) {
+                if (!awaitTimestamps(partitionId, recoveredCts, "recovered")) {
                     throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + partitionId + " was recovered up to CTS "
                             + recoveredCts + " but no commit timestamp above it arrived within " + OPEN_TIMESTAMP_WAIT_MS
                             + " ms (is the master reachable?); open it again");
@@ -309,6 +308,31 @@ final class PartitionHost {
                 throw e;
             }
         }
+    }
+
+    /**
+     * An open's timestamp conditions: new commits here order after {@code cts} (a range above it)
+     * and every CTS up to it finished (the snapshot includes the partition's versions). Logs where
+     * the time went when they took over a second: the snapshot waits for every CTS below, the
+     * whole cluster's, so a slow open here tells of a commit timestamp left unfinished elsewhere.
+     *
+     * @return false if either wait timed out
+     */
+    private boolean awaitTimestamps(long partitionId, long cts, String how) throws InterruptedException {
+        long started = System.nanoTime();
+        boolean lifted = timestamps.liftAbove(cts, OPEN_TIMESTAMP_WAIT_MS);
+        long liftedAt = System.nanoTime();
+        boolean finished = lifted && snapshots.awaitFinished(cts, OPEN_TIMESTAMP_WAIT_MS);
+        long done = System.nanoTime();
+        if (done - started > 1_000_000_000L || !finished) {
+            long snapshot = snapshots.snapshot();
+            int pending = snapshots.pendingRanges();
+            LOG.warning(() -> "partition " + partitionId + " (" + how + " up to CTS " + cts + "): a commit timestamp above it"
+                    + (lifted ? " came in " : " did not come in ") + (liftedAt - started) / 1_000_000 + " ms, then every CTS"
+                    + " up to it" + (finished ? " finished in " : " had not finished after ") + (done - liftedAt) / 1_000_000
+                    + " ms; this OTM's snapshot is " + snapshot + ", " + pending + " finished ranges wait behind a gap");
+        }
+        return finished;
     }
 
     /**
@@ -745,7 +769,7 @@ final class PartitionHost {
         long started = System.nanoTime();
         long maxCts = Math.max(0, in.store.maxCts());
         try {
-            if (!timestamps.liftAbove(maxCts, OPEN_TIMESTAMP_WAIT_MS) || !snapshots.awaitFinished(maxCts, OPEN_TIMESTAMP_WAIT_MS)) {
+            if (!awaitTimestamps(partitionId, maxCts, "received")) {
                 incoming.put(partitionId, in);
                 throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + partitionId + " was received up to CTS "
                         + maxCts + " but no commit timestamp above it arrived within " + OPEN_TIMESTAMP_WAIT_MS
