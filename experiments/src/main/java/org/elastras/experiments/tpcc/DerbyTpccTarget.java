@@ -3,14 +3,10 @@ package org.elastras.experiments.tpcc;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.elastras.catalog.schema.TableSchema;
 
 /**
  * The baseline: TPC-C on embedded Apache Derby through JDBC, one connection per terminal,
@@ -114,36 +110,7 @@ public final class DerbyTpccTarget extends JdbcTpccTarget {
     @Override
     public TpccLoader.BatchWriter openBatchWriter() throws SQLException {
         Connection c = connect(Connection.TRANSACTION_READ_COMMITTED);
-        Map<String, PreparedStatement> inserts = new HashMap<>();
-        return new TpccLoader.BatchWriter() {
-            @Override
-            public void write(String table, List<List<Object>> rows) throws SQLException {
-                if (TpccSchema.INDEX_TABLES.contains(table)) {
-                    return;
-                }
-                TableSchema schema = TpccSchema.table(table);
-                PreparedStatement insert = inserts.get(table);
-                if (insert == null) {
-                    insert = c.prepareStatement(SqlRows.insertSql(schema));
-                    inserts.put(table, insert);
-                }
-                for (List<Object> row : rows) {
-                    SqlRows.bindRow(insert, schema, row, 1);
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-                c.commit();
-            }
-
-            @Override
-            public void close() throws SQLException {
-                for (PreparedStatement p : inserts.values()) {
-                    p.close();
-                }
-                c.rollback();
-                c.close();
-            }
-        };
+        return batchWriter(c);
     }
 
     /** Refreshes the optimizer's statistics after a bulk load, as any Derby user would. */

@@ -1,8 +1,12 @@
 package org.elastras.experiments.tpcc;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.elastras.catalog.schema.TableSchema;
 
 /**
  * What the SQL targets (Derby, PostgreSQL) share: single-row reads, writes and counts for the
@@ -13,6 +17,43 @@ abstract class JdbcTpccTarget implements TpccTarget {
 
     /** A new connection at {@code isolation}, auto-commit off. */
     abstract Connection connect(int isolation) throws SQLException;
+
+    /**
+     * A loader's batch writer on {@code c} (auto-commit off, owned by the writer): batched inserts
+     * per table, a commit per batch; the index tables ElasTraS keeps are skipped (SQL has indexes).
+     */
+    static TpccLoader.BatchWriter batchWriter(Connection c) {
+        Map<String, PreparedStatement> inserts = new HashMap<>();
+        return new TpccLoader.BatchWriter() {
+            @Override
+            public void write(String table, List<List<Object>> rows) throws SQLException {
+                if (TpccSchema.INDEX_TABLES.contains(table)) {
+                    return;
+                }
+                TableSchema schema = TpccSchema.table(table);
+                PreparedStatement insert = inserts.get(table);
+                if (insert == null) {
+                    insert = c.prepareStatement(SqlRows.insertSql(schema));
+                    inserts.put(table, insert);
+                }
+                for (List<Object> row : rows) {
+                    SqlRows.bindRow(insert, schema, row, 1);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+                c.commit();
+            }
+
+            @Override
+            public void close() throws SQLException {
+                for (PreparedStatement p : inserts.values()) {
+                    p.close();
+                }
+                c.rollback();
+                c.close();
+            }
+        };
+    }
 
     @Override
     public List<Object> readRow(String table, List<Object> key) throws SQLException {

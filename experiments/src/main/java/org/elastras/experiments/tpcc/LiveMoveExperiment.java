@@ -114,7 +114,7 @@ public final class LiveMoveExperiment {
             try (ElasTrasClient client = ElasTrasClient.connect(target.zkConnect())) {
                 Run r = measure(target, client, scale, run, seed, remote, terminals, warmup, seconds, moveEveryMs, modes);
                 List<ConsistencyViolation> afterRun = target.checkConsistency(warehouses, false, deliveredAsLoaded);
-                Map<Long, String[]> masterSays = masterAccount(scratch.resolve("logs").resolve("master-1.log"));
+                Map<Long, List<String[]>> masterSays = masterAccount(scratch.resolve("logs").resolve("master-1.log"));
                 report(out, scale, terminals, r, masterSays, afterLoad, afterRun);
             }
         } finally {
@@ -296,8 +296,11 @@ public final class LiveMoveExperiment {
         return all.get(w - 1);
     }
 
-    /** Partition id -> [unavailable ms or "", breakdown] of each move, from the master's log (last one per partition wins). */
-    private static Map<Long, String[]> masterAccount(Path log) throws IOException {
+    /**
+     * Partition id -> [unavailable ms or "", breakdown, total ms] of each of its moves, in the order
+     * the master finished them, from the master's log.
+     */
+    private static Map<Long, List<String[]>> masterAccount(Path log) throws IOException {
         Map<Long, List<String[]>> byPartition = new LinkedHashMap<>();
         if (!Files.exists(log)) {
             return Map.of();
@@ -309,17 +312,10 @@ public final class LiveMoveExperiment {
                         .add(new String[] {m.group(5) == null ? "" : m.group(5), m.group(6), m.group(4)});
             }
         }
-        // Kept in order per partition; report() takes them in the order the mover made its moves.
-        Map<Long, String[]> flat = new LinkedHashMap<>();
-        byPartition.forEach((id, list) -> {
-            for (int i = 0; i < list.size(); i++) {
-                flat.put(id * 1_000 + i, list.get(i));
-            }
-        });
-        return flat;
+        return byPartition;
     }
 
-    private static void report(Path out, TpccScale scale, int terminals, Run r, Map<Long, String[]> master,
+    private static void report(Path out, TpccScale scale, int terminals, Run r, Map<Long, List<String[]>> master,
             List<ConsistencyViolation> afterLoad, List<ConsistencyViolation> afterRun) throws IOException {
         Map<Long, Integer> seen = new LinkedHashMap<>();
         StringBuilder csv = new StringBuilder("partition,warehouse,mode,from,to,request_to_serving_ms,master_unavailable_ms,"
@@ -331,8 +327,10 @@ public final class LiveMoveExperiment {
         List<Long> liveDuration = new ArrayList<>();
         long moveErrors = 0;
         for (MoveRecord m : r.moves()) {
+            // The mover makes one move at a time: a partition's moves end in the order they were made.
             int k = seen.merge(m.partitionId(), 1, Integer::sum) - 1;
-            String[] account = master.getOrDefault(m.partitionId() * 1_000 + k, new String[] {"", "", ""});
+            List<String[]> accounts = master.getOrDefault(m.partitionId(), List.of());
+            String[] account = k < accounts.size() ? accounts.get(k) : new String[] {"", "", ""};
             String unavailable = account[0];
             if (m.live()) {
                 liveProbe.add(m.probeMaxMs());
@@ -449,12 +447,10 @@ public final class LiveMoveExperiment {
         LinePlot.write(g, image, file);
     }
 
+    /** The median as JSON: a whole number, or null for none. */
     private static String median(List<? extends Number> values) {
-        if (values.isEmpty()) {
-            return "null";
-        }
-        List<Double> sorted = values.stream().map(Number::doubleValue).sorted().toList();
-        return String.format(Locale.ROOT, "%.0f", sorted.get(sorted.size() / 2));
+        return values.isEmpty() ? "null" : String.format(Locale.ROOT, "%.0f",
+                medianValue(values.stream().map(Number::doubleValue).toList()));
     }
 
     private static double medianValue(List<Double> values) {

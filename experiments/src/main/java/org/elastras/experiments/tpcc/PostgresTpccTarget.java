@@ -5,13 +5,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.elastras.catalog.schema.TableSchema;
 
 /**
  * The PostgreSQL baseline: TPC-C in one database of a {@link PostgresServer}, one connection per
@@ -161,36 +158,7 @@ public final class PostgresTpccTarget extends JdbcTpccTarget {
     public TpccLoader.BatchWriter openBatchWriter() throws SQLException {
         Connection c = DriverManager.getConnection(server.url(database) + "&reWriteBatchedInserts=true");
         c.setAutoCommit(false);
-        Map<String, PreparedStatement> inserts = new HashMap<>();
-        return new TpccLoader.BatchWriter() {
-            @Override
-            public void write(String table, List<List<Object>> rows) throws SQLException {
-                if (TpccSchema.INDEX_TABLES.contains(table)) {
-                    return;
-                }
-                TableSchema schema = TpccSchema.table(table);
-                PreparedStatement insert = inserts.get(table);
-                if (insert == null) {
-                    insert = c.prepareStatement(SqlRows.insertSql(schema));
-                    inserts.put(table, insert);
-                }
-                for (List<Object> row : rows) {
-                    SqlRows.bindRow(insert, schema, row, 1);
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-                c.commit();
-            }
-
-            @Override
-            public void close() throws SQLException {
-                for (PreparedStatement p : inserts.values()) {
-                    p.close();
-                }
-                c.rollback();
-                c.close();
-            }
-        };
+        return batchWriter(c);
     }
 
     /** The same SQL as Derby's checker, in one REPEATABLE READ snapshot (a quiet database in any case). */

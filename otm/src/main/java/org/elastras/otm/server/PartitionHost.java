@@ -6,8 +6,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.elastras.catalog.key.KeyCodec;
 import org.elastras.catalog.key.KeyRange;
@@ -16,12 +20,22 @@ import org.elastras.catalog.partition.PartitionId;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
+import org.elastras.client.OtmClient;
+import org.elastras.client.protocol.DropIncomingRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.LiveMoveReport;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.RegisterDatabaseRequest;
+import org.elastras.client.protocol.SchemaSpec;
+import org.elastras.client.protocol.ShipVersionsRequest;
+import org.elastras.client.protocol.ShippedCommit;
+import org.elastras.client.protocol.WireValues;
 import org.elastras.otm.txn.GlobalTables;
-import org.elastras.otm.txn.TimestampSource;
 import org.elastras.otm.txn.SnapshotTracker;
 import org.elastras.otm.txn.TableAccess;
+import org.elastras.otm.txn.TimestampSource;
 import org.elastras.otm.txn.TransactionManager;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.store.Manifest;
@@ -30,7 +44,10 @@ import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.StoreEnvironment;
 import org.elastras.storage.store.StoreOptions;
 import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.store.Version;
+import org.elastras.storage.util.LimitExceededException;
 import org.elastras.storage.wal.WalPosition;
+import org.elastras.storage.wal.WalRecord;
 import org.elastras.storage.wal.WalRetention;
 import org.elastras.storage.wal.WalWriter;
 
@@ -397,8 +414,8 @@ final class PartitionHost {
      * completed is unknown, so the partition is closed here without a manifest and must be opened
      * from the DFS (the latest manifest tells which log holds its last commits).
      */
-    org.elastras.client.protocol.LiveMoveReport moveOut(long partitionId, String destinationId,
-            org.elastras.client.OtmClient destination) throws IOException, InterruptedException {
+    LiveMoveReport moveOut(long partitionId, String destinationId,
+            OtmClient destination) throws IOException, InterruptedException {
         hostLock.readLock().lock();
         try {
             synchronized (lifecycle(partitionId)) {
@@ -409,8 +426,8 @@ final class PartitionHost {
         }
     }
 
-    private org.elastras.client.protocol.LiveMoveReport moveOutLocked(Served s, String destinationId,
-            org.elastras.client.OtmClient destination) throws IOException, InterruptedException {
+    private LiveMoveReport moveOutLocked(Served s, String destinationId,
+            OtmClient destination) throws IOException, InterruptedException {
         long partitionId = s.descriptor().id().value();
         LiveMoveOutbox outbox = new LiveMoveOutbox(LIVE_OUTBOX_BYTES_MAX);
         long started = System.nanoTime();
@@ -423,7 +440,7 @@ final class PartitionHost {
         try {
             s.store().flush();
             s.store().pauseMaintenance();
-            var receive = new org.elastras.client.protocol.ReceivePartitionRequest(s.descriptor().database(), partitionId,
+            var receive = new ReceivePartitionRequest(s.descriptor().database(), partitionId,
                     s.startKey(), s.endKey(), otmId, s.store().manifest().sequence());
             try {
                 destination.receivePartition(receive);
@@ -432,12 +449,12 @@ final class PartitionHost {
                     throw e;
                 }
                 // The destination never served this database: give it the schema, as an open would.
-                destination.registerDatabase(new org.elastras.client.protocol.RegisterDatabaseRequest(
-                        org.elastras.client.protocol.SchemaSpec.of(database(s.descriptor().database()))));
+                destination.registerDatabase(new RegisterDatabaseRequest(
+                        SchemaSpec.of(database(s.descriptor().database()))));
                 destination.receivePartition(receive);
             }
             boolean forced = false;
-            long catchUpDeadline = started + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LIVE_CATCH_UP_MS);
+            long catchUpDeadline = started + TimeUnit.MILLISECONDS.toNanos(LIVE_CATCH_UP_MS);
             while (true) {
                 int shipped = shipSome(partitionId, outbox, destination, batches, 5);
                 if (outbox.backlogBytes() < LIVE_PAUSE_BACKLOG_BYTES && shipped < LIVE_BATCH_BYTES) {
@@ -467,7 +484,7 @@ final class PartitionHost {
             }
             long shipped = System.nanoTime();
             finishSent = true;
-            destination.finishIncoming(new org.elastras.client.protocol.FinishIncomingRequest(partitionId, batches[0]));
+            destination.finishIncoming(new FinishIncomingRequest(partitionId, batches[0]));
             long handedOver = System.nanoTime();
             String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + leftOpen + " still open), drain "
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
@@ -483,7 +500,7 @@ final class PartitionHost {
                     + " ms, paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
                     + batches[0] + " batches"
                     + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : ""));
-            return new org.elastras.client.protocol.LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
+            return new LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
                     outbox.versions(), batches[0], forced, phases);
         } catch (IOException | RuntimeException | InterruptedException e) {
             transactions.unmirror(partitionId, outbox);
@@ -517,7 +534,7 @@ final class PartitionHost {
             store.resumeMaintenance();
         } catch (IOException io) {
             cause.addSuppressed(io);
-            LOG.log(java.util.logging.Level.WARNING, "resuming flushes of " + store.directory() + " after a live move"
+            LOG.log(Level.WARNING, "resuming flushes of " + store.directory() + " after a live move"
                     + " could not read its manifest; the next flush may fail once and be retried", io);
         }
     }
@@ -527,11 +544,11 @@ final class PartitionHost {
      *
      * @return the bytes shipped, about
      */
-    private int shipSome(long partitionId, LiveMoveOutbox outbox, org.elastras.client.OtmClient destination,
+    private int shipSome(long partitionId, LiveMoveOutbox outbox, OtmClient destination,
             long[] batches, long waitMs) throws InterruptedException {
         long before = outbox.backlogBytes();
-        List<org.elastras.client.protocol.ShippedCommit> batch = outbox.take(LIVE_BATCH_BYTES,
-                org.elastras.client.protocol.ShipVersionsRequest.COMMITS_MAX, waitMs);
+        List<ShippedCommit> batch = outbox.take(LIVE_BATCH_BYTES,
+                ShipVersionsRequest.COMMITS_MAX, waitMs);
         if (outbox.overflowed()) {
             throw new ElasTrasException(ErrorCode.OVERLOADED, "the live move of partition " + partitionId + " fell more than "
                     + LIVE_OUTBOX_BYTES_MAX + " bytes behind its commits; given up");
@@ -540,13 +557,13 @@ final class PartitionHost {
             return 0;
         }
         batches[0]++;
-        destination.shipVersions(new org.elastras.client.protocol.ShipVersionsRequest(partitionId, batches[0], batch));
+        destination.shipVersions(new ShipVersionsRequest(partitionId, batches[0], batch));
         return (int) Math.max(1, before - outbox.backlogBytes());
     }
 
-    private void dropCopyAt(org.elastras.client.OtmClient destination, long partitionId) {
+    private void dropCopyAt(OtmClient destination, long partitionId) {
         try {
-            destination.dropIncoming(new org.elastras.client.protocol.DropIncomingRequest(partitionId));
+            destination.dropIncoming(new DropIncomingRequest(partitionId));
         } catch (RuntimeException e) {
             LOG.fine(() -> "could not tell the destination to drop its copy of partition " + partitionId
                     + " (it drops it after " + INCOMING_IDLE_MS + " ms idle): " + e);
@@ -556,7 +573,7 @@ final class PartitionHost {
     // ---------------------------------------------------------------- live moves, destination side
 
     /** Opens a copy of a partition that a live move will fill (see {@link #moveOut}). */
-    void receive(org.elastras.client.protocol.ReceivePartitionRequest r) throws IOException {
+    void receive(ReceivePartitionRequest r) throws IOException {
         DatabaseSchema schema = database(r.database());
         KeyRange range = range(schema, r.startKey(), r.endKey());
         long partitionId = r.partitionId();
@@ -618,7 +635,7 @@ final class PartitionHost {
      *
      * @return how many versions were new to the copy
      */
-    long ship(org.elastras.client.protocol.ShipVersionsRequest r) {
+    long ship(ShipVersionsRequest r) {
         Incoming in = incoming(r.partitionId());
         synchronized (in) {
             if (in.complete) {
@@ -630,26 +647,26 @@ final class PartitionHost {
                         + r.partitionId() + " came after batch " + in.batches + ": one is missing");
             }
             in.touchedNanos = System.nanoTime();
-            List<org.elastras.storage.wal.WalRecord> records = new ArrayList<>(r.commits().size());
-            List<List<org.elastras.storage.store.Version>> versions = new ArrayList<>(r.commits().size());
-            for (org.elastras.client.protocol.ShippedCommit c : r.commits()) {
-                List<org.elastras.storage.wal.WalRecord.Mutation> mutations = new ArrayList<>(c.keys().size());
-                List<org.elastras.storage.store.Version> vs = new ArrayList<>(c.keys().size());
+            List<WalRecord> records = new ArrayList<>(r.commits().size());
+            List<List<Version>> versions = new ArrayList<>(r.commits().size());
+            for (ShippedCommit c : r.commits()) {
+                List<WalRecord.Mutation> mutations = new ArrayList<>(c.keys().size());
+                List<Version> vs = new ArrayList<>(c.keys().size());
                 for (int i = 0; i < c.keys().size(); i++) {
                     byte[] key = c.keys().get(i);
                     byte[] value = c.values().get(i);
                     try {
                         storeOptions.limits().checkKey(key);
                         storeOptions.limits().checkValue(value);
-                    } catch (org.elastras.storage.util.LimitExceededException e) {
+                    } catch (LimitExceededException e) {
                         throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, "a shipped version of partition "
                                 + r.partitionId() + " is over the store's limits: " + e.getMessage());
                     }
-                    mutations.add(new org.elastras.storage.wal.WalRecord.Mutation(r.partitionId(), key, value));
-                    vs.add(value == null ? org.elastras.storage.store.Version.tombstone(key, c.cts())
-                            : new org.elastras.storage.store.Version(key, c.cts(), value));
+                    mutations.add(new WalRecord.Mutation(r.partitionId(), key, value));
+                    vs.add(value == null ? Version.tombstone(key, c.cts())
+                            : new Version(key, c.cts(), value));
                 }
-                records.add(new org.elastras.storage.wal.WalRecord(c.cts(), mutations));
+                records.add(new WalRecord(c.cts(), mutations));
                 versions.add(vs);
             }
             List<UnappliedCommits.Ticket> tickets = new ArrayList<>(records.size());
@@ -657,7 +674,7 @@ final class PartitionHost {
                 for (int i = 0; i < records.size(); i++) {
                     tickets.add(unapplied.begin());
                 }
-                List<java.util.concurrent.CompletableFuture<WalPosition>> logged = wal.appendAll(records);
+                List<CompletableFuture<WalPosition>> logged = wal.appendAll(records);
                 long added = 0;
                 for (int i = 0; i < records.size(); i++) {
                     WalPosition position = logged.get(i).join();
@@ -665,7 +682,7 @@ final class PartitionHost {
                 }
                 in.batches = Math.max(in.batches, r.batch());
                 return added;
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 throw new ElasTrasException(ErrorCode.INTERNAL, "could not log the shipped versions of partition "
                         + r.partitionId() + ": " + e.getCause());
             } finally {
@@ -683,7 +700,7 @@ final class PartitionHost {
      *
      * @return the sequence of the manifest the copy wrote when it began
      */
-    long finishIncoming(org.elastras.client.protocol.FinishIncomingRequest r) {
+    long finishIncoming(FinishIncomingRequest r) {
         Incoming in = incoming(r.partitionId());
         synchronized (in) {
             if (!in.complete && r.batches() != in.batches) {
@@ -908,7 +925,7 @@ final class PartitionHost {
         }
         List<Object> out = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
-            out.add(org.elastras.client.protocol.WireValues.toColumnValue("root key of " + schema.name(), columns.get(i),
+            out.add(WireValues.toColumnValue("root key of " + schema.name(), columns.get(i),
                     values.get(i)));
         }
         return out;

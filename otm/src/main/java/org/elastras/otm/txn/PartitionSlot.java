@@ -1,10 +1,12 @@
 package org.elastras.otm.txn;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.Version;
+import org.elastras.storage.wal.WalPosition;
 
 /**
  * One partition a {@link TransactionManager} serves: its store, the write intents of its open
@@ -57,5 +59,17 @@ final class PartitionSlot {
     PartitionSlot(long partitionId, PartitionStore store) {
         this.partitionId = partitionId;
         this.store = store;
+    }
+
+    /**
+     * Applies one commit's versions (all at {@code cts}, logged at {@code position} of log
+     * {@code walId}) to the store, then tells the live move copying the partition, if any.
+     */
+    void apply(String walId, WalPosition position, long cts, List<Version> versions) {
+        store.apply(walId, position, versions);
+        CommitMirror m = mirror;
+        if (m != null) {
+            m.applied(cts, versions);
+        }
     }
 }

@@ -1143,11 +1143,7 @@ public final class TransactionManager {
         }
         // Durable: from here on the commit must become readable.
         try {
-            slot.store.apply(unapplied.walId(), position, pending.versions);
-            CommitMirror mirror = slot.mirror;
-            if (mirror != null) {
-                mirror.applied(cts, pending.versions);
-            }
+            slot.apply(unapplied.walId(), position, cts, pending.versions);
         } catch (RuntimeException e) {
             // The ticket stays open and the intents stay held: the store's replay point cannot pass
             // this record and nobody can overwrite these keys unseen; reopening the partition
@@ -1451,11 +1447,7 @@ public final class TransactionManager {
             }
             PendingCommit voted = t.branch.voted;
             try {
-                t.slot.store.apply(unapplied.walId(), t.branch.votedAt, voted.versions);
-                CommitMirror mirror = t.slot.mirror;
-                if (mirror != null) {
-                    mirror.applied(cts, voted.versions);
-                }
+                t.slot.apply(unapplied.walId(), t.branch.votedAt, cts, voted.versions);
             } catch (RuntimeException e) {
                 throw new TransactionException(Reason.STORAGE_FAILED, false, t + " is decided at CTS " + cts
                         + " but could not be applied to partition " + t.slot.partitionId + " (" + e

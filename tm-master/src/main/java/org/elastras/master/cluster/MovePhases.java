@@ -1,5 +1,7 @@
 package org.elastras.master.cluster;
 
+import org.elastras.client.protocol.LiveMoveReport;
+
 /**
  * Where one coordinated move's time went, phase by phase, as the master's IO saw it: the close at
  * the origin, the catalog write, the schema registration and the open at the destination (each a
@@ -16,14 +18,14 @@ final class MovePhases {
     private volatile long registerMs = -1;
     private volatile long openMs = -1;
     /** A live move's figures from the origin; null for a coordinated move. */
-    private volatile org.elastras.client.protocol.LiveMoveReport live;
+    private volatile LiveMoveReport live;
 
     void closed(long ms) {
         closeMs = ms;
     }
 
     /** The origin's account of a live move (its close was the copy and the hand-over). */
-    void copiedLive(org.elastras.client.protocol.LiveMoveReport report) {
+    void copiedLive(LiveMoveReport report) {
         live = report;
     }
 
@@ -33,7 +35,7 @@ final class MovePhases {
      * it serves); -1 for a coordinated move. On one machine both clocks are one.
      */
     long unavailableMs(long servingAtEpochMs) {
-        org.elastras.client.protocol.LiveMoveReport r = live;
+        LiveMoveReport r = live;
         return r == null ? -1 : Math.max(0, servingAtEpochMs - r.pausedAtEpochMs());
     }
 
@@ -50,7 +52,7 @@ final class MovePhases {
 
     /** For logs: {@code close 120 ms, catalog write 20 ms, register 0 ms, open 31 ms}. */
     String describe() {
-        org.elastras.client.protocol.LiveMoveReport r = live;
+        LiveMoveReport r = live;
         String close = r == null ? "close " + closeMs + " ms" : "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
                 + " commits shipped in " + r.batches() + " batches" + (r.forced() ? ", FORCED: not caught up in time" : "")
                 + "), origin paused " + r.pausedMs() + " ms (" + r.pausePhases() + "), close round trip " + closeMs + " ms";
