@@ -130,7 +130,12 @@ final class MasterLink implements AutoCloseable {
         RangeTimestampSource.NumberedReport report = timestamps.nextReport();
         OtmLoad loadNow = null;
         if (now - lastLoadMs >= LOAD_PERIOD_MS) {
-            loadNow = load.get();
+            try {
+                loadNow = load.get();
+            } catch (RuntimeException e) {
+                // The timestamps matter more than the load: exchange them without it.
+                warn("cannot sample this OTM's load for the heartbeat: " + e);
+            }
         }
         try {
             MasterClient client = master();

@@ -326,13 +326,16 @@ public final class OtmNode implements AutoCloseable {
             double v = os.getProcessCpuLoad();
             cpu = v >= 0 && v <= 1 ? v : -1;
         }
-        Runtime rt = Runtime.getRuntime();
+        // One consistent sample: totalMemory() - freeMemory() went negative when the heap grew
+        // between the two calls, and the load it made killed the heartbeat thread.
+        java.lang.management.MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        long heapMax = heap.getMax() >= 0 ? heap.getMax() : Runtime.getRuntime().maxMemory();
         List<PartitionLoad> partitionLoads = new ArrayList<>();
         for (TransactionManager.PartitionLoadSample c : transactions.takePartitionLoads()) {
             partitionLoads.add(new PartitionLoad(c.partitionId(), c.commits(), c.aborts(), c.begins(), c.storeBytes(),
                     c.commitLatency()));
         }
-        return new OtmLoad(cpu, rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), partitionLoads);
+        return new OtmLoad(cpu, Math.max(0, heap.getUsed()), heapMax, partitionLoads);
     }
 
     /**
