@@ -30,6 +30,7 @@ import org.elastras.storage.wal.WalRecord;
 import org.elastras.storage.wal.WalWriter;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,14 +45,22 @@ import org.junit.jupiter.api.Timeout;
  * pipeline finds no spare datanode and the log dies: the append fails with an IOException
  * naming that, and still nothing acknowledged before is lost.
  *
- * <p>One cluster for both tests (about 10 s to start); each test restarts the datanode it stopped.
+ * <p>The datanode is stopped only after the store has flushed once, and the committers go on for
+ * {@link #COMMITS_AFTER_STOP} commits after it, so "before and after the stop" holds whatever the
+ * machine's speed (a fast committer used to finish every commit inside one slow flush).
+ *
+ * <p>One cluster for both tests (about 10 s to start); after each test the datanode it stopped is
+ * restarted, whether or not the test passed.
  */
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
 
     private static final long PARTITION = 1;
     private static final int COMMITTERS = 2;
-    private static final int COMMITS_PER_COMMITTER = 150;
+    private static final int COMMITS_BEFORE_STOP = 100;
+    private static final int COMMITS_AFTER_STOP = 200;
+    /** Bounds a committer whatever happens to the stop. */
+    private static final int COMMITS_PER_COMMITTER_MAX = 5_000;
 
     private static MiniHdfs hdfs;
 
@@ -65,6 +74,18 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
         hdfs = MiniHdfs.start(3, base);
     }
 
+    @AfterEach
+    void restartTheStoppedDatanodes() throws IOException {
+        for (MiniDFSCluster.DataNodeProperties stopped : restartAfterTheChecks) {
+            // On new ports: the stopped datanode's old port can still be held (its transfer
+            // threads close late), and a restart that cannot bind it left waitActive() below
+            // waiting forever (a CI run hung here).
+            hdfs.cluster().restartDataNode(stopped, false);
+        }
+        restartAfterTheChecks.clear();
+        hdfs.cluster().waitActive();
+    }
+
     @AfterAll
     static void stopCluster() {
         if (hdfs != null) {
@@ -73,8 +94,8 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
     }
 
     /** What the committers saw while datanode 0 was stopped under them. */
-    private record Run(URI root, Map<Long, Version> acknowledged, List<Throwable> appendFailures, int beforeStop,
-            int tablesFlushed) {
+    private record Run(URI root, Map<Long, Version> acknowledged, int attempted, int beforeStop,
+            List<Throwable> appendFailures, int flushesBeforeStop, int flushesAfterStop, List<Throwable> flushFailures) {
     }
 
     @Test
@@ -84,8 +105,12 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
         Run run = commitWhileADatanodeStops(conf, "best-effort");
         assertTrue(run.appendFailures().isEmpty(), "with best-effort pipeline recovery no append fails: "
                 + run.appendFailures());
-        assertEquals(COMMITTERS * COMMITS_PER_COMMITTER, run.acknowledged().size());
-        assertTrue(run.tablesFlushed() > 1, "the store flushed before and after the stop");
+        assertEquals(run.attempted(), run.acknowledged().size(), "every commit is acknowledged");
+        assertTrue(run.acknowledged().size() >= run.beforeStop() + COMMITS_AFTER_STOP,
+                "commits went on after the stop: " + run.beforeStop() + " before, " + run.acknowledged().size() + " in all");
+        assertTrue(run.flushesBeforeStop() >= 1, "the store flushed before the stop");
+        assertTrue(run.flushesAfterStop() >= 1, "the store flushed after the stop");
+        assertTrue(run.flushFailures().isEmpty(), "no flush fails: " + run.flushFailures());
         recoverWithTheDatanodeDown(conf, run);
     }
 
@@ -109,6 +134,9 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
         Map<Long, Version> acknowledged = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<Throwable> appendFailures = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Throwable> flushFailures = new ConcurrentLinkedQueue<>();
+        AtomicInteger flushes = new AtomicInteger();
+        AtomicInteger attempted = new AtomicInteger();
+        AtomicInteger stoppedAt = new AtomicInteger(-1);
         MiniDFSCluster.DataNodeProperties stopped = null;
         try (Dfs dfs = HdfsDfs.open(root, conf)) {
             WalWriter wal = WalWriter.open(dfs, "wal/otm-a", WalOptions.DEFAULT.withSegmentBytesMax(64 * 1024));
@@ -123,11 +151,16 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
             for (int t = 0; t < COMMITTERS; t++) {
                 int thread = t;
                 threads.add(new Thread(() -> {
-                    for (int i = 0; i < COMMITS_PER_COMMITTER && appendFailures.isEmpty(); i++) {
+                    for (int i = 0; i < COMMITS_PER_COMMITTER_MAX && appendFailures.isEmpty(); i++) {
+                        int mark = stoppedAt.get();
+                        if (mark >= 0 && committed.get() - mark >= COMMITS_AFTER_STOP) {
+                            return;
+                        }
                         byte[] key = ("k" + thread + "-" + (i % 50)).getBytes(StandardCharsets.UTF_8);
                         byte[] value = ("value-" + i + "-" + "x".repeat(100)).getBytes(StandardCharsets.UTF_8);
                         try (UnappliedCommits.Ticket ticket = cursor.begin()) {
                             long c = cts.incrementAndGet();
+                            attempted.incrementAndGet();
                             WalPosition position;
                             try {
                                 position = wal.append(new WalRecord(c, List.of(new WalRecord.Mutation(PARTITION, key, value)))).join();
@@ -146,7 +179,9 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
             Thread flusher = new Thread(() -> {
                 while (!stop.get()) {
                     try {
-                        store.flush();
+                        if (store.flush()) {
+                            flushes.incrementAndGet();
+                        }
                         Thread.sleep(20);
                     } catch (IOException e) {
                         flushFailures.add(e);
@@ -158,26 +193,40 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
             threads.forEach(Thread::start);
             flusher.start();
 
-            while (committed.get() < COMMITTERS * COMMITS_PER_COMMITTER / 3 && appendFailures.isEmpty()) {
+            while ((committed.get() < COMMITS_BEFORE_STOP || flushes.get() == 0) && appendFailures.isEmpty()
+                    && flushFailures.isEmpty()) {
                 Thread.sleep(5);
             }
-            int beforeStop = committed.get();
+            int flushesBeforeStop = flushes.get();
             stopped = hdfs.cluster().stopDataNode(0);
+            int beforeStop = committed.get();
+            stoppedAt.set(beforeStop);
             for (Thread t : threads) {
                 t.join();
             }
             stop.set(true);
             flusher.join();
-            System.out.println(rootName + ": datanode stopped after " + beforeStop + " commits; acknowledged "
-                    + acknowledged.size() + "; append failures " + appendFailures + "; flush failures " + flushFailures);
-            int tables = store.manifest().tables().size();
+            // One flush after the committers end, so that what they left in memory is flushed
+            // with the datanode down too.
+            try {
+                if (store.flush()) {
+                    flushes.incrementAndGet();
+                }
+            } catch (IOException e) {
+                flushFailures.add(e);
+            }
+            int flushesAfterStop = flushes.get() - flushesBeforeStop;
+            System.out.println(rootName + ": datanode stopped after " + beforeStop + " commits and " + flushesBeforeStop
+                    + " flushes; acknowledged " + acknowledged.size() + " of " + attempted.get() + "; flushes after the stop "
+                    + flushesAfterStop + "; append failures " + appendFailures + "; flush failures " + flushFailures);
             store.close();
             try {
                 wal.close();
             } catch (IOException e) {
                 assertTrue(!appendFailures.isEmpty(), "only a log that failed an append fails its close: " + e);
             }
-            return new Run(root, acknowledged, List.copyOf(appendFailures), beforeStop, tables);
+            return new Run(root, acknowledged, attempted.get(), beforeStop, List.copyOf(appendFailures),
+                    flushesBeforeStop, flushesAfterStop, List.copyOf(flushFailures));
         } finally {
             if (stopped != null) {
                 restartAfterTheChecks.add(stopped);
@@ -189,48 +238,38 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
 
     /** With the datanode still down, a new client reads the log and a new owner recovers the partition. */
     private void recoverWithTheDatanodeDown(Configuration conf, Run run) throws Exception {
-        try {
-            assertEquals(2, hdfs.cluster().getDataNodes().size());
-            try (Dfs dfs = HdfsDfs.open(run.root(), new Configuration(conf))) {
-                Map<Long, WalRecord> logged = new ConcurrentHashMap<>();
-                for (WalEntry e : WalReader.readAll(dfs, "wal/otm-a", WalPosition.START)) {
-                    logged.put(e.record().cts(), e.record());
-                }
-                for (Version v : run.acknowledged().values()) {
-                    assertTrue(logged.containsKey(v.cts()), "the log holds acknowledged CTS " + v.cts());
-                }
+        assertEquals(2, hdfs.cluster().getDataNodes().size());
+        try (Dfs dfs = HdfsDfs.open(run.root(), new Configuration(conf))) {
+            Map<Long, WalRecord> logged = new ConcurrentHashMap<>();
+            for (WalEntry e : WalReader.readAll(dfs, "wal/otm-a", WalPosition.START)) {
+                logged.put(e.record().cts(), e.record());
+            }
+            for (Version v : run.acknowledged().values()) {
+                assertTrue(logged.containsKey(v.cts()), "the log holds acknowledged CTS " + v.cts());
+            }
 
-                PartitionStore recovered = PartitionStore.open(dfs, "data/db/1", options, env);
-                PartitionRecovery.replay(recovered, PARTITION, dfs, walId -> "wal/" + walId);
-                WalWriter newWal = WalWriter.open(dfs, "wal/otm-b", WalOptions.DEFAULT);
-                UnappliedCommits newCursor = new UnappliedCommits("otm-b", newWal);
-                recovered.finishRecovery(newCursor);
-                for (Version v : run.acknowledged().values()) {
-                    assertEquals(v, recovered.getVersion(v.key(), v.cts()), "acknowledged " + v);
-                }
-                // The new owner commits on the two remaining datanodes and flushes there (whatever the
-                // run left in memory: one fresh commit makes sure there is something to flush).
-                long freshCts = run.acknowledged().keySet().stream().mapToLong(Long::longValue).max().orElse(0) + 1_000_000;
-                Version fresh = new Version("fresh".getBytes(StandardCharsets.UTF_8), freshCts,
-                        "after".getBytes(StandardCharsets.UTF_8));
-                try (UnappliedCommits.Ticket ticket = newCursor.begin()) {
-                    WalPosition at = newWal.append(new WalRecord(freshCts,
-                            List.of(new WalRecord.Mutation(PARTITION, fresh.key(), fresh.value())))).join();
-                    recovered.apply("otm-b", at, List.of(fresh));
-                }
-                assertTrue(recovered.flush(), "the new owner flushes on the two remaining datanodes");
-                assertEquals(fresh, recovered.getVersion(fresh.key(), freshCts));
-                recovered.close();
-                newWal.close();
+            PartitionStore recovered = PartitionStore.open(dfs, "data/db/1", options, env);
+            PartitionRecovery.replay(recovered, PARTITION, dfs, walId -> "wal/" + walId);
+            WalWriter newWal = WalWriter.open(dfs, "wal/otm-b", WalOptions.DEFAULT);
+            UnappliedCommits newCursor = new UnappliedCommits("otm-b", newWal);
+            recovered.finishRecovery(newCursor);
+            for (Version v : run.acknowledged().values()) {
+                assertEquals(v, recovered.getVersion(v.key(), v.cts()), "acknowledged " + v);
             }
-        } finally {
-            for (MiniDFSCluster.DataNodeProperties stopped : restartAfterTheChecks) {
-                // On new ports: the stopped datanode's old port can still be held (its transfer
-                // threads close late), and a restart that cannot bind it left waitActive() below
-                // waiting forever (a CI run hung here).
-                hdfs.cluster().restartDataNode(stopped, false);
+            // The new owner commits on the two remaining datanodes and flushes there (whatever the
+            // run left in memory: one fresh commit makes sure there is something to flush).
+            long freshCts = run.acknowledged().keySet().stream().mapToLong(Long::longValue).max().orElse(0) + 1_000_000;
+            Version fresh = new Version("fresh".getBytes(StandardCharsets.UTF_8), freshCts,
+                    "after".getBytes(StandardCharsets.UTF_8));
+            try (UnappliedCommits.Ticket ticket = newCursor.begin()) {
+                WalPosition at = newWal.append(new WalRecord(freshCts,
+                        List.of(new WalRecord.Mutation(PARTITION, fresh.key(), fresh.value())))).join();
+                recovered.apply("otm-b", at, List.of(fresh));
             }
-            hdfs.cluster().waitActive();
+            assertTrue(recovered.flush(), "the new owner flushes on the two remaining datanodes");
+            assertEquals(fresh, recovered.getVersion(fresh.key(), freshCts));
+            recovered.close();
+            newWal.close();
         }
     }
 }
