@@ -369,7 +369,7 @@ final class TransactionService implements OtmService {
                     checkServing();
                     ProcedureRunner.Prepared p = run(() -> procedures.prepare(access, call.procedure(), call.args(),
                             isolation(call.isolation()), client, tag(call.commitId()), this::markerOf,
-                            prepared::finishAll));
+                            prepared.holdsAny() ? prepared::finishAll : null));
                     if (p.commit() == null) {
                         outcomes[i] = CallOutcome.of(answer(call, p.result()));
                     } else {
@@ -403,6 +403,10 @@ final class TransactionService implements OtmService {
         void add(int index, ProcedureRunner.Prepared call) {
             indexes.add(index);
             prepared.add(call);
+        }
+
+        boolean holdsAny() {
+            return !prepared.isEmpty();
         }
 
         /** Logs every prepared commit in one group, waits for the sync and applies them. */

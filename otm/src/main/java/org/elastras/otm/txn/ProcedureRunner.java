@@ -63,7 +63,7 @@ public final class ProcedureRunner {
      */
     public ProcedureResult run(TableAccess partition, String name, List<Object> args, Isolation isolation,
             String clientId, CommitTag tag, Function<Object, byte[]> encodeMarker) {
-        Prepared prepared = prepare(partition, name, args, isolation, clientId, tag, encodeMarker, () -> { });
+        Prepared prepared = prepare(partition, name, args, isolation, clientId, tag, encodeMarker, null);
         if (prepared.commit() == null) {
             return prepared.result();
         }
@@ -85,23 +85,30 @@ public final class ProcedureRunner {
      * records together and wait for one sync. The transaction stays locked by this thread until
      * {@link #finish}.
      *
-     * @param beforeRetry called before a re-run waits for the transaction it ran into: a caller
-     *     holding prepared commits must finish them here, since this call may be waiting for one
+     * @param beforeWaiting for a caller holding prepared commits of earlier calls (null if it holds
+     *     none): finishes them. Called before a re-run waits for the transaction it ran into (it
+     *     may be one of them), and before the procedure waits on another OTM or on a branch's
+     *     outcome ({@link RowTransaction#beforeBlocking}): their CTSs hold this OTM's snapshot
      * @throws TransactionException as {@code run}
      */
     public Prepared prepare(TableAccess partition, String name, List<Object> args, Isolation isolation,
-            String clientId, CommitTag tag, Function<Object, byte[]> encodeMarker, Runnable beforeRetry) {
+            String clientId, CommitTag tag, Function<Object, byte[]> encodeMarker, Runnable beforeWaiting) {
         Procedure procedure = registry.find(partition.schema().name(), name);
         List<Object> arguments = args == null ? List.of() : args;
         TransactionException last = null;
         for (int attempt = 1; attempt <= attemptsMax; attempt++) {
             if (attempt > 1) {
                 retries.incrementAndGet();
-                beforeRetry.run();
+                if (beforeWaiting != null) {
+                    beforeWaiting.run();
+                }
                 awaitBlocker(last);
             }
             RowTransaction txn = partition.begin(manager, isolation, clientId, tag, cross);
             try {
+                if (beforeWaiting != null) {
+                    txn.beforeBlocking(beforeWaiting);
+                }
                 Object value = procedure.run(txn, arguments);
                 if (txn.abortCause() != null) {
                     // The procedure caught the error that aborted its transaction and went on.

@@ -30,6 +30,8 @@ public final class RowTransaction {
     private final List<CrossPartitionAccess.RemoteRows> branches = new ArrayList<>();
     /** The first error that aborted this transaction, if any (for retry decisions). */
     private TransactionException abortCause;
+    /** See {@link #beforeBlocking}; null: nothing to do. */
+    private Runnable beforeBlocking;
 
     RowTransaction(TransactionManager manager, TableAccess access, long id) {
         this(manager, access, id, null);
@@ -40,6 +42,20 @@ public final class RowTransaction {
         this.access = access;
         this.id = id;
         this.cross = cross;
+    }
+
+    /**
+     * What this transaction's thread must do before it waits on anything outside this OTM's
+     * control: another OTM (a branch begun, read or written there, the cross-partition commit) or
+     * a branch's outcome here. A batch of calls holds the prepared commits of its earlier calls
+     * until it logs them together; their CTSs hold this OTM's snapshot, and so every OTM's
+     * session that waits to see them, and every branch begun here, which waits for this OTM's
+     * snapshot. A batch that kept them while one of its procedures waited for another OTM stalled
+     * the whole cluster for seconds when that OTM's partition was moving. The hook finishes them.
+     */
+    public void beforeBlocking(Runnable hook) {
+        this.beforeBlocking = hook;
+        manager.beforeBlocking(id, hook);
     }
 
     /** Whether the transaction touched other partitions (it then commits as a coordinator). */
@@ -73,6 +89,9 @@ public final class RowTransaction {
         List<Object> rootValues = new ArrayList<>(keyValues.subList(0, access.rootKeyColumns()));
         CommitTag tag = call(() -> manager.ensureTag(id));
         long snapshot = manager.snapshotOf(id);
+        if (beforeBlocking != null) {
+            beforeBlocking.run();
+        }
         CrossPartitionAccess.RemoteRows branch = call(() -> cross.begin(access, root, rootValues,
                 manager.isolationOf(id), manager.clientOf(id), tag, snapshot));
         branches.add(branch);

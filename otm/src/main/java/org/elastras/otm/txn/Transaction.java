@@ -46,6 +46,13 @@ final class Transaction {
     volatile long cts;
     /** {@link System#nanoTime} at begin, for the commit latency only. */
     final long begunNanos = System.nanoTime();
+    /**
+     * Run before a call on this transaction waits on anything its thread does not control (a
+     * branch's outcome): the thread's caller may hold prepared commits of other transactions,
+     * whose CTSs hold this OTM's snapshot, and must finish them first. Null: nothing to do. Set
+     * and run by the thread that drives the transaction.
+     */
+    Runnable beforeBlocking;
     /** Time of the last call, by the manager's clock; read by the reaper. */
     volatile long lastActivityMs;
 

@@ -222,8 +222,11 @@ public final class TransactionManager {
         Transaction.State state = holder.state;
         boolean mayBeVisible = state == Transaction.State.PREPARED ? holder.cts < t.snapshot
                 : state == Transaction.State.COMMITTING && holder.cts <= t.snapshot;
-        if (!mayBeVisible) {
+        if (!mayBeVisible || holder.outcome.isDone()) {
             return;
+        }
+        if (t.beforeBlocking != null) {
+            t.beforeBlocking.run();
         }
         try {
             holder.outcome.get(BRANCH_WAIT_MS, TimeUnit.MILLISECONDS);
@@ -593,6 +596,14 @@ public final class TransactionManager {
         } finally {
             leave(t);
         }
+    }
+
+    /**
+     * Sets what a call on {@code txnId} runs before it waits on another transaction's outcome (see
+     * {@link RowTransaction#beforeBlocking}).
+     */
+    public void beforeBlocking(long txnId, Runnable hook) {
+        inspect(txnId, t -> t.beforeBlocking = hook);
     }
 
     /** Whether a transaction has written nothing (so far). */
