@@ -78,6 +78,7 @@ import org.elastras.otm.txn.Isolation;
 import org.elastras.otm.txn.TimestampSource;
 import org.elastras.otm.txn.ProcedureResult;
 import org.elastras.otm.txn.ProcedureRunner;
+import org.elastras.otm.txn.RangeTimestampSource;
 import org.elastras.otm.txn.RowTransaction;
 import org.elastras.otm.txn.SnapshotTracker;
 import org.elastras.otm.txn.TableAccess;
@@ -473,6 +474,14 @@ final class TransactionService implements OtmService {
         sample(out, "elastras_otm_procedure_retries_total", "counter", "procedure runs beyond the first of a call", otm,
                 procedures.retryCount());
         sample(out, "elastras_otm_snapshot_cts", "gauge", "the CTS transactions begin at", otm, snapshots.snapshot());
+        if (timestamps instanceof RangeTimestampSource range) {
+            // Far below the OTM's own snapshot: some OTM holds a CTS unfinished (sessions and
+            // branches that change OTM wait for it).
+            sample(out, "elastras_otm_global_snapshot_cts", "gauge", "the cluster's snapshot, as the master last announced it",
+                    otm, range.globalSnapshot());
+        }
+        sample(out, "elastras_otm_snapshot_pending_ranges", "gauge",
+                "finished CTS ranges waiting behind an unfinished CTS of this OTM", otm, snapshots.pendingRanges());
         sample(out, "elastras_otm_partitions_served", "gauge", "partitions served", otm, partitions.all().size());
         return out.toString();
     }

@@ -124,6 +124,10 @@ class ABatchWaitingOnAnotherOtmHoldsNoSnapshotTest {
             assertNull(answer.outcomes().get(1).error(), "call 2: " + answer.outcomes().get(1));
             assertNotNull(answer.outcomes().get(1).response());
             assertEquals(START - 1, ((Number) answer.outcomes().get(1).response().result()).longValue());
+            // The OTM shows its snapshot, the cluster's and what waits behind a gap.
+            assertTrue(metric(home, "elastras_otm_snapshot_cts") >= later.cts());
+            assertTrue(metric(home, "elastras_otm_global_snapshot_cts") > 0);
+            assertTrue(metric(home, "elastras_otm_snapshot_pending_ranges") >= 0);
         }
         try (ElasTrasClient client = ElasTrasClient.connect(cluster.connectString())) {
             int remote = remoteAccount;
@@ -137,17 +141,21 @@ class ABatchWaitingOnAnotherOtmHoldsNoSnapshotTest {
         }
     }
 
-    /** The OTM's {@code elastras_otm_procedure_retries_total}, from its {@code /metrics}. */
     private static long procedureRetries(OtmNode otm) throws Exception {
+        return metric(otm, "elastras_otm_procedure_retries_total");
+    }
+
+    /** One of the OTM's samples, from its {@code /metrics}. */
+    private static long metric(OtmNode otm, String name) throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + otm.port() + "/metrics")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         for (String line : text.split("\n")) {
-            if (line.startsWith("elastras_otm_procedure_retries_total{")) {
+            if (line.startsWith(name + "{")) {
                 return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
-        throw new AssertionError("no elastras_otm_procedure_retries_total in the OTM's metrics:\n" + text);
+        throw new AssertionError("no " + name + " in the OTM's metrics:\n" + text);
     }
 
     /** Waits until a new transaction on partition 3 at {@code otm} reads {@code total} in account {@code a}. */
