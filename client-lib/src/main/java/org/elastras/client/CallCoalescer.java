@@ -125,7 +125,7 @@ final class CallCoalescer {
             Throwable cause = e.getCause();
             if (cause instanceof ElasTrasException failure) {
                 // A fresh exception per call: the caller's stack, the shared failure as its cause.
-                throw new ElasTrasException(failure.code(), failure.getMessage(), failure);
+                throw new ElasTrasException(failure.code(), failure.getMessage(), failure, failure.movedTo());
             }
             throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "call to " + transport.address()
                     + " failed in the client (" + cause + "); it may or may not have taken effect", cause);

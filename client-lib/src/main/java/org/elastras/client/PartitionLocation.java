@@ -4,6 +4,7 @@ import java.util.Objects;
 import org.elastras.catalog.key.KeyRange;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.catalog.schema.Names;
+import org.elastras.client.protocol.MoveDestination;
 
 /**
  * Where one partition is served, as the catalog said when it was read: the partition, its range of
@@ -35,6 +36,14 @@ public record PartitionLocation(String database, long partitionId, long epoch, K
         if (host == null || host.isBlank() || port < 1 || port > 65_535) {
             throw new IllegalArgumentException("OTM " + otmId + " has no usable address: " + host + ":" + port);
         }
+    }
+
+    /**
+     * This partition at the OTM its owner said it handed it over to (a NOT_OWNER answer's
+     * {@code movedTo}): the next epoch, as the catalog will record it.
+     */
+    public PartitionLocation handedOverTo(MoveDestination next) {
+        return new PartitionLocation(database, partitionId, epoch + 1, range, next.otmId(), next.host(), next.port());
     }
 
     /** Whether the partition covers the encoded root key {@code rootKey}. */

@@ -42,6 +42,12 @@ final class Router {
 
     /** How many failed attempts a give-up message lists (the most recent). */
     private static final int TRIED_LISTED_MAX = 6;
+    /**
+     * Most hand-over hints ({@code movedTo}) one request follows without a backoff; past them it
+     * reads the catalog after a backoff as for any NOT_OWNER (two OTMs pointing at each other
+     * cannot make it loop).
+     */
+    static final int HINTS_FOLLOWED_MAX = 2;
 
     private final PartitionLocator locator;
     private final OtmConnections connections;
@@ -105,11 +111,14 @@ final class Router {
      */
     <T> T run(String what, String database, byte[] rootKey, Resend resend, long startedNanos, Attempt<T> attempt) {
         Failures failures = new Failures(what, startedNanos);
+        PartitionLocation hinted = null;
+        int hintsFollowed = 0;
         while (true) {
             PartitionLocation location = null;
             OtmConnections.Lease lease = null;
             try {
-                location = locator.locate(database, rootKey);
+                location = hinted != null ? hinted : locator.locate(database, rootKey);
+                hinted = null;
                 lease = connections.acquire(location);
                 return attempt.run(location, lease.client());
             } catch (ElasTrasException e) {
@@ -128,6 +137,12 @@ final class Router {
                     case REROUTE -> {
                         if (location != null) {
                             locator.invalidate(location);
+                            if (e.movedTo() != null && hintsFollowed < HINTS_FOLLOWED_MAX) {
+                                // Handed over in a live move: go to the next owner now (it holds the
+                                // request until it serves), not to the catalog after a backoff.
+                                hintsFollowed++;
+                                hinted = location.handedOverTo(e.movedTo());
+                            }
                         }
                         if (e.code() == ErrorCode.UNREACHABLE && lease != null) {
                             connections.retire(lease);
@@ -144,7 +159,9 @@ final class Router {
                     connections.release(lease);
                 }
             }
-            pause(failures);
+            if (hinted == null) {
+                pause(failures);
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.MoveDestination;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,54 @@ class RouterRetriesTest {
         assertEquals(List.of("otm-b", "otm-c"), visited);
         assertEquals(2, reader.reads.get(), "one read at start, one after NOT_OWNER");
         assertEquals(1, clock.sleeps.size());
+    }
+
+    @Test
+    void aHandOverHintSendsTheRetryToTheNextOwnerAtOnceWithoutTheCatalog() {
+        List<String> visited = new ArrayList<>();
+        List<Long> epochs = new ArrayList<>();
+        String result = router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> {
+            visited.add(location.otmId() + "@" + location.port());
+            epochs.add(location.epoch());
+            if (location.otmId().equals("otm-b")) {
+                // Handed over live; the catalog still names otm-b.
+                throw new ElasTrasException(ErrorCode.NOT_OWNER, "handed over", null,
+                        new MoveDestination("otm-c", "127.0.0.1", 7003));
+            }
+            return "done at " + location.otmId();
+        });
+        assertEquals("done at otm-c", result);
+        assertEquals(List.of("otm-b@" + portOf("otm-b"), "otm-c@7003"), visited);
+        assertEquals(epochs.get(0) + 1, epochs.get(1), "the next owner's epoch");
+        assertEquals(1, reader.reads.get(), "the hint needs no catalog read");
+        assertEquals(0, clock.sleeps.size(), "and no backoff");
+
+        // The cached location was dropped: the next request reads the catalog again.
+        router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> location);
+        assertEquals(2, reader.reads.get());
+    }
+
+    @Test
+    void hintsThatPointBackAndForthAreFollowedTwiceThenTheCatalogDecides() {
+        List<String> visited = new ArrayList<>();
+        String result = router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> {
+            visited.add(location.otmId());
+            if (visited.size() <= 3) {
+                String other = location.otmId().equals("otm-b") ? "otm-c" : "otm-b";
+                throw new ElasTrasException(ErrorCode.NOT_OWNER, "not here", null,
+                        new MoveDestination(other, "127.0.0.1", 7000));
+            }
+            return "done at " + location.otmId();
+        });
+        assertEquals(List.of("otm-b", "otm-c", "otm-b", "otm-b"), visited,
+                "two hints followed; the third NOT_OWNER reads the catalog, which still names otm-b");
+        assertEquals("done at otm-b", result);
+        assertEquals(1, clock.sleeps.size(), "one backoff, after the hints ran out");
+        assertEquals(2, reader.reads.get());
+    }
+
+    private int portOf(String otmId) {
+        return TestCatalogs.addresses("otm-a", "otm-b", "otm-c").get(otmId).port();
     }
 
     @Test

@@ -15,14 +15,33 @@ public class ElasTrasException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode code;
+    /** See {@link ErrorResponse#movedTo()}. */
+    private final transient MoveDestination movedTo;
 
     public ElasTrasException(ErrorCode code, String message) {
         this(code, message, null);
     }
 
     public ElasTrasException(ErrorCode code, String message, Throwable cause) {
+        this(code, message, cause, null);
+    }
+
+    /**
+     * @param movedTo with NOT_OWNER only: the OTM the partition was just handed over to, if known
+     *     (see {@link ErrorResponse#movedTo()})
+     */
+    public ElasTrasException(ErrorCode code, String message, Throwable cause, MoveDestination movedTo) {
         super(message, cause);
         this.code = Objects.requireNonNull(code, "code");
+        if (movedTo != null && code != ErrorCode.NOT_OWNER) {
+            throw new IllegalArgumentException("movedTo goes with NOT_OWNER only, not with " + code);
+        }
+        this.movedTo = movedTo;
+    }
+
+    /** With NOT_OWNER: the OTM the partition was just handed over to in a live move, or null. */
+    public MoveDestination movedTo() {
+        return movedTo;
     }
 
     /** What went wrong. */

@@ -1,7 +1,8 @@
 package org.elastras.client.protocol;
 
 /**
- * The OTM a live move copies a partition to (see {@link ClosePartitionRequest#liveTo()}). Immutable.
+ * The OTM a live move copies a partition to (see {@link ClosePartitionRequest#liveTo()}), and the
+ * hint a NOT_OWNER answer gives after the hand-over ({@link ErrorResponse#movedTo()}). Immutable.
  *
  * @param otmId the destination's id
  * @param host where it listens

@@ -43,7 +43,8 @@ class ProtocolCodecTest {
                 new DropIncomingRequest(7), new DropIncomingResponse(true),
                 new FlushPartitionRequest(1), new FlushPartitionResponse(),
                 new StatusRequest(), new StatusResponse("o", true, List.of()),
-                new ErrorResponse(ErrorCode.CONFLICT, "m"));
+                new ErrorResponse(ErrorCode.CONFLICT, "m"),
+                new ErrorResponse(ErrorCode.NOT_OWNER, "handed over", new MoveDestination("otm-2", "127.0.0.1", 4000)));
         for (WireFormat format : WireFormat.values()) {
             for (Record r : records) {
                 byte[] bytes = codec.encode(r, format);

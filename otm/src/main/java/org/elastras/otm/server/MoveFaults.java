@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Fault injection into this OTM's live moves out, for tests that stop an OTM at a chosen step of
- * a move: the copy caught up and the pause not begun, or the hand-over done and the master not
- * answered yet. A move that reaches a held step waits there until {@link #release} (at most 60 s)
+ * a move: the copy caught up and the pause not begun, the pause begun, or the hand-over done and the
+ * master not answered yet. A move that reaches a held step waits there until {@link #release} (at most 60 s)
  * and then goes on. Off unless a test holds a step. Thread-safe.
  */
 public final class MoveFaults {
@@ -17,6 +17,8 @@ public final class MoveFaults {
     public enum Step {
         /** The destination caught up; the partition still serves here. */
         BEFORE_PAUSE,
+        /** The pause began: new work is held, open transactions had their grace; nothing handed over yet. */
+        IN_PAUSE,
         /** The destination holds a complete copy; the master has not been answered. */
         AFTER_HAND_OVER
     }

@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
@@ -26,6 +28,7 @@ import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.FinishIncomingRequest;
 import org.elastras.client.protocol.LiveMoveReport;
+import org.elastras.client.protocol.MoveDestination;
 import org.elastras.client.protocol.ReceivePartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
@@ -94,6 +97,16 @@ final class PartitionHost {
     static final long INCOMING_IDLE_MS = 30_000;
     /** A complete copy the master does not open here within this long is closed (the partition went elsewhere). */
     static final long COMPLETE_COPY_IDLE_MS = 120_000;
+    /**
+     * Longest a request for new work (a begin, a call) is held while its partition's live move
+     * settles: at the origin during the pause (then it is served here, or answered NOT_OWNER with
+     * the next owner), at the destination while a complete copy waits for the master's open.
+     */
+    static final long ADMISSION_HOLD_MS = 1_000;
+    /** Most requests held at once: most of the worker threads stay free for the move's own requests. */
+    static final int ADMISSION_HELD_MAX = 16;
+    /** How long NOT_OWNER answers name the OTM a partition was handed over to (the catalog says it by then). */
+    static final long MOVED_HINT_MS = 10_000;
 
     /**
      * A partition a live move is copying here: opened from the DFS, filled with the origin's
@@ -127,6 +140,10 @@ final class PartitionHost {
         }
     }
 
+    /** Where a live move handed a partition over to, and when ({@link System#nanoTime}). */
+    private record MovedAway(MoveDestination to, long atNanos) {
+    }
+
     /** One served partition. */
     record Served(PartitionDescriptor descriptor, TableAccess access, PartitionStore store, List<Object> startKey,
             List<Object> endKey) {
@@ -157,6 +174,13 @@ final class PartitionHost {
      * manifest no longer does (checked when segments are deleted).
      */
     private final Map<Long, String> handedOff = new ConcurrentHashMap<>();
+    /** Partitions whose live move out is in its pause here: new work waits for the outcome. */
+    private final Set<Long> pausing = ConcurrentHashMap.newKeySet();
+    /** Partitions handed over by a live move -> where to, and when (for NOT_OWNER's hint). */
+    private final Map<Long, MovedAway> movedAway = new ConcurrentHashMap<>();
+    /** Notified whenever a partition's admission may have changed (served, paused, handed over, copy dropped). */
+    private final Object admission = new Object();
+    private final Semaphore admissionHolds = new Semaphore(ADMISSION_HELD_MAX);
     /** Guards registering schemas (the check and the bound on {@link #databases}). */
     private final Object schemaLock = new Object();
     /**
@@ -310,7 +334,7 @@ final class PartitionHost {
                 WalPosition own = store.manifest().replayPoints().get(otmId);
                 retention.retain(partitionId, own == null ? wal.endPosition() : own);
                 transactions.addPartition(partitionId, store, inDoubt.inDoubt(store));
-                served.put(partitionId, new Served(descriptor, access, store, startKey, endKey));
+                serve(partitionId, new Served(descriptor, access, store, startKey, endKey));
                 long ms = (System.nanoTime() - started) / 1_000_000;
                 LOG.info(() -> "opened partition " + partitionId + " of " + schema.name() + " in " + ms + " ms; replayed "
                         + replayed.versionsApplied() + " versions from " + replayed.logsRead() + " logs");
@@ -414,20 +438,27 @@ final class PartitionHost {
      * completed is unknown, so the partition is closed here without a manifest and must be opened
      * from the DFS (the latest manifest tells which log holds its last commits).
      */
-    LiveMoveReport moveOut(long partitionId, String destinationId,
+    LiveMoveReport moveOut(long partitionId, MoveDestination to,
             OtmClient destination) throws IOException, InterruptedException {
         hostLock.readLock().lock();
         try {
             synchronized (lifecycle(partitionId)) {
-                return moveOutLocked(served(partitionId), destinationId, destination);
+                try {
+                    return moveOutLocked(served(partitionId), to, destination);
+                } finally {
+                    if (pausing.remove(partitionId)) {
+                        admissionChanged();
+                    }
+                }
             }
         } finally {
             hostLock.readLock().unlock();
         }
     }
 
-    private LiveMoveReport moveOutLocked(Served s, String destinationId,
+    private LiveMoveReport moveOutLocked(Served s, MoveDestination to,
             OtmClient destination) throws IOException, InterruptedException {
+        String destinationId = to.otmId();
         long partitionId = s.descriptor().id().value();
         LiveMoveOutbox outbox = new LiveMoveOutbox(LIVE_OUTBOX_BYTES_MAX);
         long started = System.nanoTime();
@@ -468,8 +499,10 @@ final class PartitionHost {
             moveFaults.at(MoveFaults.Step.BEFORE_PAUSE);
             long pausedAtMs = System.currentTimeMillis();
             long paused = System.nanoTime();
+            pausing.add(partitionId); // new work waits for the outcome (admit)
             int leftOpen = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
             long graced = System.nanoTime();
+            moveFaults.at(MoveFaults.Step.IN_PAUSE);
             try {
                 transactions.removePartition(partitionId, drainTimeoutMs);
             } catch (IllegalStateException e) {
@@ -486,6 +519,9 @@ final class PartitionHost {
             finishSent = true;
             destination.finishIncoming(new FinishIncomingRequest(partitionId, batches[0]));
             long handedOver = System.nanoTime();
+            movedAway.put(partitionId, new MovedAway(to, handedOver));
+            pausing.remove(partitionId);
+            admissionChanged();
             String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + leftOpen + " still open), drain "
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
                     + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
@@ -513,7 +549,7 @@ final class PartitionHost {
             } else if (!finishSent) {
                 // Nothing but this OTM wrote the partition's manifest: serve on from memory.
                 transactions.addPartition(partitionId, s.store());
-                served.put(partitionId, s);
+                serve(partitionId, s);
                 resumeMaintenance(s.store(), e);
                 dropCopyAt(destination, partitionId);
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
@@ -759,6 +795,7 @@ final class PartitionHost {
     private void closeCopy(Incoming in) {
         in.store.close();
         handedOff.put(in.partitionId, in.store.directory());
+        admissionChanged();
     }
 
     /**
@@ -809,7 +846,7 @@ final class PartitionHost {
         retention.retain(partitionId, own == null ? wal.endPosition() : own);
         handedOff.remove(partitionId);
         transactions.addPartition(partitionId, in.store, List.of());
-        served.put(partitionId, new Served(descriptor, access, in.store, startKey, endKey));
+        serve(partitionId, new Served(descriptor, access, in.store, startKey, endKey));
         // Its manifest still names the previous owner's log, which that owner keeps until a flush here.
         in.store.flushSoon();
         long ms = (System.nanoTime() - started) / 1_000_000;
@@ -876,11 +913,118 @@ final class PartitionHost {
         return s;
     }
 
+    /**
+     * The partition, for new work (a begin, a call): as {@link #served}, but while the partition's
+     * live move settles the request is held, up to {@link #ADMISSION_HOLD_MS}, instead of being
+     * refused into the client's backoff. At the origin during the pause: then it is served here
+     * (the move was given up) or answered NOT_OWNER naming the next owner; at the destination while
+     * its complete copy waits for the master's open: then it is served. At most
+     * {@link #ADMISSION_HELD_MAX} requests are held at once (the rest are answered at once).
+     *
+     * @param beforeHold run before the request is held (a batch finishes its prepared commits,
+     *     whose CTSs would hold the snapshot), null if nothing is needed
+     * @throws ElasTrasException NOT_OWNER, with {@code movedTo} when the partition was just handed over
+     */
+    Served admit(long partitionId, Runnable beforeHold) {
+        Served s = served.get(partitionId);
+        if (s != null && !pausing.contains(partitionId)) {
+            return s;
+        }
+        if (!settling(partitionId)) {
+            throw notServed(partitionId);
+        }
+        if (!admissionHolds.tryAcquire()) {
+            throw notServed(partitionId);
+        }
+        try {
+            if (beforeHold != null) {
+                beforeHold.run();
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ADMISSION_HOLD_MS);
+            synchronized (admission) {
+                while (true) {
+                    s = served.get(partitionId);
+                    if (s != null && !pausing.contains(partitionId)) {
+                        return s;
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (!settling(partitionId) || left <= 0) {
+                        throw notServed(partitionId);
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(admission, left);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw notServed(partitionId);
+        } finally {
+            admissionHolds.release();
+        }
+    }
+
+    /** Whether a request for the partition is worth holding: its move out pauses here, or a complete copy waits here. */
+    private boolean settling(long partitionId) {
+        if (pausing.contains(partitionId)) {
+            return true;
+        }
+        if (served.containsKey(partitionId) || movedTo(partitionId) != null) {
+            return false;
+        }
+        Incoming in = incoming.get(partitionId);
+        if (in == null) {
+            return false;
+        }
+        synchronized (in) {
+            return in.complete;
+        }
+    }
+
+    /** Whether the partition's live move is in its pause here or handed it over lately (NOT_OWNER may be answered by then). */
+    boolean settlingOrMoved(long partitionId) {
+        return pausing.contains(partitionId) || movedTo(partitionId) != null;
+    }
+
+    /** Where a live move lately handed the partition over to, or null. */
+    private MoveDestination movedTo(long partitionId) {
+        MovedAway m = movedAway.get(partitionId);
+        if (m == null) {
+            return null;
+        }
+        if (System.nanoTime() - m.atNanos() > TimeUnit.MILLISECONDS.toNanos(MOVED_HINT_MS)) {
+            movedAway.remove(partitionId, m);
+            return null;
+        }
+        return m.to();
+    }
+
+    /** Serves a partition here (it is no longer moved away from here). */
+    private void serve(long partitionId, Served s) {
+        movedAway.remove(partitionId);
+        served.put(partitionId, s);
+        admissionChanged();
+    }
+
+    /** Requests held by {@link #admit} now. */
+    int heldRequests() {
+        return ADMISSION_HELD_MAX - admissionHolds.availablePermits();
+    }
+
+    private void admissionChanged() {
+        synchronized (admission) {
+            admission.notifyAll();
+        }
+    }
+
     List<Served> all() {
         return new ArrayList<>(served.values());
     }
 
     private ElasTrasException notServed(long partitionId) {
+        MoveDestination to = movedTo(partitionId);
+        if (to != null) {
+            return new ElasTrasException(ErrorCode.NOT_OWNER, "partition " + partitionId + " is not served by OTM " + otmId
+                    + ": a live move handed it over to " + to.otmId(), null, to);
+        }
         return new ElasTrasException(ErrorCode.NOT_OWNER, "partition " + partitionId + " is not served by OTM " + otmId);
     }
 

@@ -155,7 +155,10 @@ final class TransactionService implements OtmService {
     @Override
     public BeginResponse begin(BeginRequest request, String client) {
         checkServing();
-        TableAccess access = partitions.served(request.partitionId()).access();
+        return admitted(request.partitionId(), null, access -> begin(request, client, access));
+    }
+
+    private BeginResponse begin(BeginRequest request, String client, TableAccess access) {
         checkDatabase(access, request.database(), request.partitionId());
         BranchOf branch = request.branch();
         if (branch != null) {
@@ -336,12 +339,31 @@ final class TransactionService implements OtmService {
     @Override
     public CallResponse call(CallRequest request, String client) {
         checkServing();
-        TableAccess access = partitions.served(request.partitionId()).access();
-        checkDatabase(access, request.database(), request.partitionId());
-        awaitSession(request.afterCts());
-        ProcedureResult result = run(() -> procedures.run(access, request.procedure(), request.args(),
-                isolation(request.isolation()), client, tag(request.commitId()), this::markerOf));
+        ProcedureResult result = admitted(request.partitionId(), null, access -> {
+            checkDatabase(access, request.database(), request.partitionId());
+            awaitSession(request.afterCts());
+            return run(() -> procedures.run(access, request.procedure(), request.args(),
+                    isolation(request.isolation()), client, tag(request.commitId()), this::markerOf));
+        });
         return answer(request, result);
+    }
+
+    /**
+     * Runs new work (a begin, a call) on a partition admitted by {@link PartitionHost#admit}: held
+     * while the partition's live move settles. Work refused NOT_OWNER because the move's pause
+     * began after it was admitted (nothing of it ran to a commit) is admitted again once, so it
+     * too waits for the outcome, and learns the next owner if the partition was handed over.
+     */
+    private <T> T admitted(long partitionId, Runnable beforeHold, java.util.function.Function<TableAccess, T> work) {
+        TableAccess access = partitions.admit(partitionId, beforeHold).access();
+        try {
+            return work.apply(access);
+        } catch (ElasTrasException e) {
+            if (e.code() != ErrorCode.NOT_OWNER || e.movedTo() != null || !partitions.settlingOrMoved(partitionId)) {
+                throw e;
+            }
+            return work.apply(partitions.admit(partitionId, beforeHold).access());
+        }
     }
 
     /**
@@ -361,16 +383,18 @@ final class TransactionService implements OtmService {
             for (int i = 0; i < calls.size(); i++) {
                 CallRequest call = calls.get(i);
                 try {
-                    TableAccess access = partitions.served(call.partitionId()).access();
-                    checkDatabase(access, call.database(), call.partitionId());
-                    if (call.afterCts() > snapshots.snapshot()) {
-                        prepared.finishAll(); // the session may wait for one of them
-                        awaitSession(call.afterCts());
-                    }
-                    checkServing();
-                    ProcedureRunner.Prepared p = run(() -> procedures.prepare(access, call.procedure(), call.args(),
-                            isolation(call.isolation()), client, tag(call.commitId()), this::markerOf,
-                            prepared.holdsAny() ? prepared::finishAll : null));
+                    Runnable finishFirst = prepared.holdsAny() ? prepared::finishAll : null;
+                    ProcedureRunner.Prepared p = admitted(call.partitionId(), finishFirst, access -> {
+                        checkDatabase(access, call.database(), call.partitionId());
+                        if (call.afterCts() > snapshots.snapshot()) {
+                            prepared.finishAll(); // the session may wait for one of them
+                            awaitSession(call.afterCts());
+                        }
+                        checkServing();
+                        return run(() -> procedures.prepare(access, call.procedure(), call.args(),
+                                isolation(call.isolation()), client, tag(call.commitId()), this::markerOf,
+                                prepared.holdsAny() ? prepared::finishAll : null));
+                    });
                     if (p.commit() == null) {
                         outcomes[i] = CallOutcome.of(answer(call, p.result()));
                     } else {
@@ -480,6 +504,8 @@ final class TransactionService implements OtmService {
             sample(out, "elastras_otm_global_snapshot_cts", "gauge", "the cluster's snapshot, as the master last announced it",
                     otm, range.globalSnapshot());
         }
+        sample(out, "elastras_otm_admission_held", "gauge",
+                "requests held while their partition's live move settles", otm, partitions.heldRequests());
         sample(out, "elastras_otm_snapshot_pending_ranges", "gauge",
                 "finished CTS ranges waiting behind an unfinished CTS of this OTM", otm, snapshots.pendingRanges());
         sample(out, "elastras_otm_partitions_served", "gauge", "partitions served", otm, partitions.all().size());
@@ -587,7 +613,7 @@ final class TransactionService implements OtmService {
                     + " needs another OTM as its destination, not this one");
         }
         try {
-            return new ClosePartitionResponse(partitions.moveOut(partitionId, to.otmId(), peers.of(to.host(), to.port())));
+            return new ClosePartitionResponse(partitions.moveOut(partitionId, to, peers.of(to.host(), to.port())));
         } catch (IOException e) {
             throw new ElasTrasException(ErrorCode.INTERNAL, "live move of partition " + partitionId + " to " + to.otmId()
                     + " failed: " + e.getMessage(), e);
