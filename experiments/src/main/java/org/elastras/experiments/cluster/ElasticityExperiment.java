@@ -32,6 +32,7 @@ import org.elastras.experiments.ResultFiles;
 import org.elastras.master.balance.BalanceConfig;
 import org.elastras.master.balance.LoadWindowConfig;
 import org.elastras.master.balance.ThresholdPolicyConfig;
+import org.elastras.master.cluster.ClusterLimits;
 import org.elastras.master.cluster.Master;
 import org.elastras.master.cluster.MasterConfig;
 import org.elastras.master.cluster.MasterEvents;
@@ -61,6 +62,8 @@ import org.elastras.master.local.LocalProvisioner;
 public final class ElasticityExperiment {
 
     private static final Pattern MOVE_MS = Pattern.compile(" in (\\d+) ms");
+    /** A live move's unavailability in its MOVE_FINISHED message (a coordinated move's is its whole time). */
+    private static final Pattern LIVE_UNAVAILABLE_MS = Pattern.compile("live, unavailable (\\d+) ms");
     private static final int ACCOUNTS_PER_PARTITION = 64;
     private static final int ACCOUNT_SPAN = 1_000;
     private static final int WORKERS = 24;
@@ -83,6 +86,8 @@ public final class ElasticityExperiment {
         double upper = Double.parseDouble(o.getOrDefault("upper", "250"));
         double lower = Double.parseDouble(o.getOrDefault("lower", "150"));
         int otmsMax = Integer.parseInt(o.getOrDefault("otms-max", "3"));
+        // Live moves are the master's default; --coordinated makes every move a coordinated one.
+        boolean coordinated = Boolean.parseBoolean(o.getOrDefault("coordinated", "false"));
         System.setProperty("java.awt.headless", "true");
 
         Path temp = Files.createTempDirectory("elasticity");
@@ -91,6 +96,7 @@ public final class ElasticityExperiment {
                 new ThresholdPolicyConfig(upper, lower, 15_000, 2, 1, otmsMax));
         List<Second> seconds = new ArrayList<>();
         List<Long> moveMs = new ArrayList<>();
+        List<Long> unavailableMs = new ArrayList<>();
         Map<Integer, LongAdder> acknowledged = new ConcurrentHashMap<>();
         Map<Integer, LongAdder> unknown = new ConcurrentHashMap<>();
         List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -101,7 +107,8 @@ public final class ElasticityExperiment {
             String first = provisioner.addOtm().get(120, TimeUnit.SECONDS);
             System.out.println("started " + first);
             try (Master master = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras",
-                    temp.resolve("dfs").toUri()).withBalance(balance));
+                    temp.resolve("dfs").toUri()).withBalance(balance)
+                    .withLimits(ClusterLimits.DEFAULT.withLiveMoves(!coordinated)));
                     ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString())) {
                 master.provisionWith(provisioner);
                 await(master::active, 60);
@@ -161,6 +168,8 @@ public final class ElasticityExperiment {
                         Matcher m = MOVE_MS.matcher(e.message());
                         if (m.find()) {
                             moveMs.add(Long.parseLong(m.group(1)));
+                            Matcher live = LIVE_UNAVAILABLE_MS.matcher(e.message());
+                            unavailableMs.add(live.find() ? Long.parseLong(live.group(1)) : Long.parseLong(m.group(1)));
                         }
                     }
                     if (e.kind() != MasterEvents.Kind.PARTITION_ASSIGNED && e.kind() != MasterEvents.Kind.PARTITION_OPENED) {
@@ -172,7 +181,7 @@ public final class ElasticityExperiment {
         } finally {
             ResultFiles.deleteTree(temp);
         }
-        write(out, o, seconds, moveMs, errors, checked);
+        write(out, o, seconds, moveMs, unavailableMs, errors, checked);
     }
 
     /**
@@ -237,7 +246,7 @@ public final class ElasticityExperiment {
     }
 
     private static void write(Path out, Map<String, String> options, List<Second> seconds, List<Long> moveMs,
-            List<String> errors, long[] checked) throws Exception {
+            List<Long> unavailableMs, List<String> errors, long[] checked) throws Exception {
         Files.createDirectories(out);
         StringBuilder csv = new StringBuilder("t_s,offered_txn_per_s,txn_per_s,p50_ms,p99_ms,max_ms,live_otms,moves_finished,moving\n");
         for (Second s : seconds) {
@@ -258,6 +267,11 @@ public final class ElasticityExperiment {
         summary.put("move_ms_median", sorted.isEmpty() ? -1 : sorted.get(sorted.size() / 2));
         summary.put("move_ms_max", sorted.isEmpty() ? -1 : sorted.get(sorted.size() - 1));
         summary.put("move_ms_all", moveMs.toString());
+        List<Long> gaps = new ArrayList<>(unavailableMs);
+        java.util.Collections.sort(gaps);
+        summary.put("unavailable_ms_median", gaps.isEmpty() ? -1 : gaps.get(gaps.size() / 2));
+        summary.put("unavailable_ms_max", gaps.isEmpty() ? -1 : gaps.get(gaps.size() - 1));
+        summary.put("unavailable_ms_all", unavailableMs.toString());
         summary.put("client_visible_failures", errors.size());
         summary.put("first_failures", errors.subList(0, Math.min(5, errors.size())).toString());
         summary.put("p99_ms_avg_seconds_with_moves", p99Moving);
@@ -345,14 +359,21 @@ public final class ElasticityExperiment {
         }
     }
 
+    private static final List<String> OPTIONS = List.of("out", "partitions", "rates", "phases", "upper", "lower",
+            "otms-max", "coordinated");
+
     private static Map<String, String> options(String[] args) {
         Map<String, String> out = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected --name value pairs, got " + String.join(" ", args)
-                        + "; names: out, partitions, rates, phases, upper, lower, otms-max");
+                        + "; names: " + String.join(", ", OPTIONS));
             }
-            out.put(args[i].substring(2), args[++i]);
+            String name = args[i].substring(2);
+            if (!OPTIONS.contains(name)) {
+                throw new IllegalArgumentException("unknown option --" + name + "; names: " + String.join(", ", OPTIONS));
+            }
+            out.put(name, args[++i]);
         }
         return out;
     }

@@ -102,6 +102,14 @@ public final class LiveMoveExperiment {
 
         // A given work directory (cluster data, process logs) is kept; a temporary one is deleted.
         boolean keep = v.containsKey("work-dir");
+        if (keep && Files.isDirectory(Paths.get(v.get("work-dir")))) {
+            try (var entries = Files.list(Paths.get(v.get("work-dir")))) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--work-dir " + v.get("work-dir") + " is not empty (a previous"
+                            + " run's cluster?); give a new or empty directory");
+                }
+            }
+        }
         Path scratch = keep ? Files.createDirectories(Paths.get(v.get("work-dir"))) : Files.createTempDirectory("livemove");
         try (ClusterTpccTarget target = ClusterTpccTarget.start(scratch, warehouses, 1, 2, otmHeapMb)) {
             TpccDataGenerator generator = new TpccDataGenerator(scale, seed, System.currentTimeMillis() * 1_000);
