@@ -183,6 +183,13 @@ public final class Master implements AutoCloseable {
     private volatile Provisioner provisioner;
     /** Loop thread: OTMs asked of the provisioner and not answered yet. */
     private int otmsBeingAdded;
+    /**
+     * OTMs that joined and are still being given this master's schemas: the balancer counts them
+     * as being added, not as destinations, so that its first moves into a new OTM do not wait for
+     * (or repeat) that registration (0.7-1.0 s on a freshly started JVM in the elasticity
+     * experiment). Written by the loop and IO threads.
+     */
+    private final Set<String> otmsWarming = ConcurrentHashMap.newKeySet();
     /** Loop thread: when an OTM the balancer asked for last came up (no scale-in for a while after). */
     private long lastOtmAddedMs = Long.MIN_VALUE / 2;
     /** Loop thread: OTMs being drained to be removed, and those whose removal was asked. */
@@ -1036,7 +1043,14 @@ public final class Master implements AutoCloseable {
                 List<SchemaSpec> known = new ArrayList<>(List.of(ROOT_SPEC, META_SPEC));
                 known.addAll(new TreeMap<>(schemas).values());
                 // Best effort: an open registers what is missing anyway.
-                submit(() -> registerSchemas(id, host, port, known), () -> { });
+                otmsWarming.add(id);
+                submit(() -> {
+                    try {
+                        registerSchemas(id, host, port, known);
+                    } finally {
+                        otmsWarming.remove(id);
+                    }
+                }, () -> otmsWarming.remove(id));
             }
         } catch (Exception e) {
             LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, ...}", e);
@@ -1056,6 +1070,7 @@ public final class Master implements AutoCloseable {
         }
         OtmClient client = clients.remove(id);
         registeredSchemas.remove(id);
+        otmsWarming.remove(id);
         if (client != null) {
             client.close();
         }
@@ -1109,8 +1124,14 @@ public final class Master implements AutoCloseable {
                 placements.put(v.record().partitionId(), new Placement(v.record().owner(), v.state() == PartitionState.SERVING));
             }
         }
-        return policy.plan(new BalanceInput(now, loadWindow.view(now), placements, new TreeSet<>(state.liveOtms()),
-                new TreeSet<>(state.drainingOtms()), moveLedger.inFlight(), moveLedger.lastMovedAtMs(now), otmsBeingAdded));
+        TreeSet<String> usable = new TreeSet<>(state.liveOtms());
+        int warming = 0;
+        for (String id : otmsWarming) {
+            warming += usable.remove(id) ? 1 : 0;
+        }
+        return policy.plan(new BalanceInput(now, loadWindow.view(now), placements, usable,
+                new TreeSet<>(state.drainingOtms()), moveLedger.inFlight(), moveLedger.lastMovedAtMs(now),
+                otmsBeingAdded + warming));
     }
 
     /**
