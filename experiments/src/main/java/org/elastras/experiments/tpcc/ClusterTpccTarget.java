@@ -147,6 +147,32 @@ public final class ClusterTpccTarget implements TpccTarget {
         }
     }
 
+    /**
+     * Creates TPCC in a cluster that runs already (one {@code elastras local} started) and waits
+     * until every partition serves. The target owns no process: closing it closes its client only,
+     * and it measures no process's CPU.
+     */
+    public static ClusterTpccTarget attach(String zkConnect, int warehouses, int warehousesPerPartition) throws Exception {
+        WarehouseRouter router = new WarehouseRouter(warehouses, warehousesPerPartition);
+        ElasTrasClient client = ElasTrasClient.connect(zkConnect,
+                ElasTrasClientConfig.defaults().withRequestTimeoutMs(AUDIT_TIMEOUT_MS));
+        try {
+            List<List<Object>> boundaries = new ArrayList<>();
+            for (long p = 2; p <= router.partitions(); p++) {
+                boundaries.add(router.startKey(p));
+            }
+            createDatabase(client, boundaries);
+            await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
+                List<PartitionInfo> tpcc = client.admin().partitions(TpccSchema.DATABASE);
+                return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
+            });
+            return new ClusterTpccTarget(null, null, null, client, zkConnect, router, List.of());
+        } catch (Exception | Error e) {
+            client.close();
+            throw e;
+        }
+    }
+
     /** Most attempts at creating TPCC when no active master answers (the admin client retries each for 30 s). */
     private static final int CREATE_ATTEMPTS_MAX = 4;
 
@@ -337,6 +363,9 @@ public final class ClusterTpccTarget implements TpccTarget {
     @Override
     public Map<String, Double> processCpuSeconds() {
         Map<String, Double> cpu = new LinkedHashMap<>();
+        if (master == null) {
+            return cpu; // attached: the cluster's processes are not this target's
+        }
         cpu.put("master", ProcessCpu.seconds(master.pid()));
         cpu.put("zookeeper", ProcessCpu.seconds(zookeeper.pid()));
         for (String id : otmIds) {

@@ -36,6 +36,8 @@ public final class TpccDriver {
     private final long seed;
     private final RemoteWarehouses remote;
     private final LongSupplier clockMicros;
+    /** Each terminal starts a transaction at most this often (nanoseconds); 0: closed loop, no pause. */
+    private volatile long terminalIntervalNanos;
 
     /**
      * @param run the run-time NURand constants, from the load's ({@link NuRandConstants#forRun})
@@ -48,6 +50,15 @@ public final class TpccDriver {
         this.seed = seed;
         this.remote = java.util.Objects.requireNonNull(remote, "remote");
         this.clockMicros = clockMicros;
+    }
+
+    /**
+     * Paces every terminal at {@code transactionsPerSecond} at most (a light load, as {@code elastras
+     * local} runs); 0 or less: closed loop (the benchmark's default). Not the spec's keying and think
+     * times: a fixed interval between the starts of a terminal's transactions.
+     */
+    public void paceTerminals(double transactionsPerSecond) {
+        terminalIntervalNanos = transactionsPerSecond <= 0 ? 0 : (long) (1e9 / transactionsPerSecond);
     }
 
     /**
@@ -181,8 +192,18 @@ public final class TpccDriver {
                 try (TpccTarget.Session session = target.openSession()) {
                     ready.countDown();
                     int p;
+                    long due = System.nanoTime();
                     while ((p = phase.value) != Phase.STOP) {
                         mine.runOne(session, p, phase, timeline, firstError);
+                        long interval = terminalIntervalNanos;
+                        if (interval > 0) {
+                            due = Math.max(due + interval, System.nanoTime() - interval);
+                            long wait = due - System.nanoTime();
+                            while (wait > 0 && phase.value != Phase.STOP) {
+                                Thread.sleep(Math.min(100, Math.max(1, wait / 1_000_000)));
+                                wait = due - System.nanoTime();
+                            }
+                        }
                     }
                 } catch (Throwable e) {
                     broken.compareAndSet(null, e);

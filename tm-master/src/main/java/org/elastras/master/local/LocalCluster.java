@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +52,8 @@ public final class LocalCluster implements AutoCloseable {
     private ElasTrasClient client;
     private DemoData data;
     private DemoWorkload workload;
+    /** The TPC-C workload next to the demo, null if none runs. */
+    private volatile LocalWorkload tpcc;
     private boolean closed;
     /** Replaces processes that died (see {@link #supervise}); set once started. */
     private Thread supervisor;
@@ -190,6 +193,31 @@ public final class LocalCluster implements AutoCloseable {
         }
         out.printf("workload    %d client threads, read-modify-write transactions, at most %d txn/s%n",
                 config.workloadThreads(), config.rateTxnPerSecond());
+        if (config.tpccWarehouses() > 0) {
+            startTpcc();
+        }
+    }
+
+    /** Starts the TPC-C workload if one is on the class path; without it, says so and goes on. */
+    private void startTpcc() throws Exception {
+        LocalWorkload found = null;
+        for (LocalWorkload w : ServiceLoader.load(LocalWorkload.class)) {
+            if (w.name().equals("tpcc")) {
+                found = w;
+                break;
+            }
+        }
+        if (found == null) {
+            out.println("tpcc        not on this class path (bin/elastras local runs it); --tpcc-warehouses 0 hides this");
+            return;
+        }
+        keep(found, w -> tpcc = w).start(zk.connectString(), config.tpccWarehouses(), config.tpccRateTxnPerSecond(), out);
+    }
+
+    /** The TPC-C workload's status fragment, or null if none runs. */
+    public String tpccStatus() {
+        LocalWorkload w = tpcc;
+        return w == null ? null : w.status();
     }
 
     /**
@@ -408,6 +436,10 @@ public final class LocalCluster implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        LocalWorkload t = tpcc;
+        if (t != null) {
+            t.close();
         }
         try {
             if (workload != null) {

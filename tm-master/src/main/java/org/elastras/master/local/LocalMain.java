@@ -84,7 +84,8 @@ public final class LocalMain {
             double rate = (s.committed() - previousCommitted) * 1000.0 / Math.max(1, s.elapsedMs() - previousMs);
             previousCommitted = s.committed();
             previousMs = s.elapsedMs();
-            System.out.println(line(s, rate));
+            String tpcc = cluster.tpccStatus();
+            System.out.println(line(s, rate) + (tpcc == null ? "" : " | " + tpcc));
             if (s.lastError() != null && s.errors() > 0) {
                 System.out.println("            last error: " + s.lastError());
             }

@@ -35,7 +35,7 @@ class LocalClusterRunsTheDemoWorkloadTest {
     @Test
     void workloadSurvivesAKilledOtmAndAKilledMasterWithoutErrorsOrLostCommits() throws Exception {
         LocalClusterConfig config = new LocalClusterConfig(temp.resolve("local"), 3, System.getProperty("java.class.path"),
-                256, 200, 12, 10, 3, 3, 150, 1_000, 7);
+                256, 200, 12, 10, 3, 3, 150, 1_000, 7, 0, 20);
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LocalCluster cluster = LocalCluster.start(config, new PrintStream(progress, true, StandardCharsets.UTF_8),
                 logs -> { });
