@@ -124,8 +124,12 @@ final class PartitionHost {
         long batches;
         /** The manifest the copy wrote when it began (naming the origin's log and this OTM's). */
         Manifest begun;
-        /** Set once the origin stopped committing and every batch arrived. */
-        boolean complete;
+        /**
+         * Set (under this copy's lock) once the origin stopped committing and every batch arrived.
+         * Volatile so that {@link #settling} reads it without this lock: it runs under the admission
+         * monitor, and closing a copy notifies that monitor while holding this lock.
+         */
+        volatile boolean complete;
         volatile long touchedNanos = System.nanoTime();
 
         Incoming(DatabaseSchema schema, KeyRange range, long partitionId, List<Object> startKey, List<Object> endKey,
@@ -971,12 +975,7 @@ final class PartitionHost {
             return false;
         }
         Incoming in = incoming.get(partitionId);
-        if (in == null) {
-            return false;
-        }
-        synchronized (in) {
-            return in.complete;
-        }
+        return in != null && in.complete;
     }
 
     /** Whether the partition's live move is in its pause here or handed it over lately (NOT_OWNER may be answered by then). */
