@@ -131,15 +131,7 @@ public final class ClusterTpccTarget implements TpccTarget {
                 }
                 return c.admin().activeMasterId() != null;
             });
-            List<List<Object>> boundaries = new ArrayList<>();
-            for (long p = 2; p <= router.partitions(); p++) {
-                boundaries.add(router.startKey(p));
-            }
-            createDatabase(client, boundaries);
-            await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
-                List<PartitionInfo> tpcc = c.admin().partitions(TpccSchema.DATABASE);
-                return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
-            });
+            createServingDatabase(client, router);
             return new ClusterTpccTarget(zookeeper, master, provisioner, client, zkConnect, router, List.copyOf(otmIds));
         } catch (Exception | Error e) {
             closeAll(client, provisioner, master, zookeeper);
@@ -157,20 +149,25 @@ public final class ClusterTpccTarget implements TpccTarget {
         ElasTrasClient client = ElasTrasClient.connect(zkConnect,
                 ElasTrasClientConfig.defaults().withRequestTimeoutMs(AUDIT_TIMEOUT_MS));
         try {
-            List<List<Object>> boundaries = new ArrayList<>();
-            for (long p = 2; p <= router.partitions(); p++) {
-                boundaries.add(router.startKey(p));
-            }
-            createDatabase(client, boundaries);
-            await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
-                List<PartitionInfo> tpcc = client.admin().partitions(TpccSchema.DATABASE);
-                return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
-            });
+            createServingDatabase(client, router);
             return new ClusterTpccTarget(null, null, null, client, zkConnect, router, List.of());
         } catch (Exception | Error e) {
             client.close();
             throw e;
         }
+    }
+
+    /** Creates TPCC with one partition per router partition and waits until every one serves. */
+    private static void createServingDatabase(ElasTrasClient client, WarehouseRouter router) throws Exception {
+        List<List<Object>> boundaries = new ArrayList<>();
+        for (long p = 2; p <= router.partitions(); p++) {
+            boundaries.add(router.startKey(p));
+        }
+        createDatabase(client, boundaries);
+        await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
+            List<PartitionInfo> tpcc = client.admin().partitions(TpccSchema.DATABASE);
+            return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
+        });
     }
 
     /** Most attempts at creating TPCC when no active master answers (the admin client retries each for 30 s). */

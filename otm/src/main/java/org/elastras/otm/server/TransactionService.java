@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.elastras.catalog.schema.DatabaseSchema;
@@ -354,7 +355,7 @@ final class TransactionService implements OtmService {
      * began after it was admitted (nothing of it ran to a commit) is admitted again once, so it
      * too waits for the outcome, and learns the next owner if the partition was handed over.
      */
-    private <T> T admitted(long partitionId, Runnable beforeHold, java.util.function.Function<TableAccess, T> work) {
+    private <T> T admitted(long partitionId, Runnable beforeHold, Function<TableAccess, T> work) {
         TableAccess access = partitions.admit(partitionId, beforeHold).access();
         try {
             return work.apply(access);
