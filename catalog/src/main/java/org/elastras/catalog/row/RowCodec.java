@@ -98,19 +98,45 @@ public final class RowCodec {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * A full row checked once and encoded: its canonical form, its key values in key order, the
+     * encoded key and the encoded value.
+     */
+    public record EncodedRow(List<Object> row, List<Object> keyValues, byte[] key, byte[] value) {
+    }
+
+    /**
+     * Normalizes a full row once and encodes its key and value; what {@link #encodeKey} and
+     * {@link #encodeValue} give, without checking every value three times.
+     *
+     * @throws IllegalArgumentException as {@link #normalize}
+     */
+    public EncodedRow encode(List<?> row) {
+        List<Object> r = normalize(row);
+        List<Object> keyValues = keyValues(r);
+        return new EncodedRow(r, keyValues, keyCodec.encode(keyValues), encodeNormalizedValue(r));
+    }
+
     /** The encoded primary key of a full row. */
     public byte[] encodeKey(List<?> row) {
-        List<Object> r = normalize(row);
-        List<Object> key = new ArrayList<>(keyIndexes.length);
-        for (int i : keyIndexes) {
-            key.add(r.get(i));
+        return keyCodec.encode(keyValues(normalize(row)));
+    }
+
+    /** The key column values of a normalized row, in key order. */
+    private List<Object> keyValues(List<Object> normalizedRow) {
+        Object[] key = new Object[keyIndexes.length];
+        for (int i = 0; i < keyIndexes.length; i++) {
+            key[i] = normalizedRow.get(keyIndexes[i]);
         }
-        return keyCodec.encode(key);
+        return Collections.unmodifiableList(Arrays.asList(key));
     }
 
     /** The encoded value (the non-key columns) of a full row. */
     public byte[] encodeValue(List<?> row) {
-        List<Object> r = normalize(row);
+        return encodeNormalizedValue(normalize(row));
+    }
+
+    private byte[] encodeNormalizedValue(List<Object> r) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 + 8 * valueIndexes.length);
         out.write(FORMAT_VERSION);
         byte[] bitmap = new byte[(valueIndexes.length + 7) / 8];

@@ -55,6 +55,13 @@ class RowCodecTest {
                 List<Object> row = RandomValues.row(random, columns);
                 byte[] k = codec.encodeKey(row);
                 byte[] v = codec.encodeValue(row);
+                RowCodec.EncodedRow once = codec.encode(row);
+                assertArrayEquals(k, once.key(), "encode's key is encodeKey's");
+                assertArrayEquals(v, once.value(), "encode's value is encodeValue's");
+                assertEquals(codec.normalize(row), once.row());
+                for (int i = 0; i < keyColumns; i++) {
+                    assertEquals(once.row().get(i), once.keyValues().get(i), "key values in key order");
+                }
                 List<Object> back = codec.decode(k, v);
                 assertTrue(RandomValues.same(row, back), "seed " + seed + " " + table + ": " + RandomValues.show(row)
                         + " came back as " + RandomValues.show(back) + " via value " + KeyBytes.toHex(v));
@@ -114,6 +121,15 @@ class RowCodecTest {
                 assertTrue(e.getMessage().contains(f), "message '" + e.getMessage() + "' should contain '" + f + "'");
             }
         }
+    }
+
+    @Test
+    void encodeRefusesAWrongValueAsNormalizeDoes() {
+        List<Object> wrongType = district();
+        wrongType.set(10, "3001");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DISTRICT.encode(wrongType));
+        assertEquals(assertThrows(IllegalArgumentException.class, () -> DISTRICT.normalize(wrongType)).getMessage(),
+                e.getMessage());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.elastras.catalog.key.CorruptEncodingException;
 import org.elastras.catalog.key.KeyBytes;
+import org.elastras.catalog.row.RowCodec;
 import org.elastras.otm.txn.TransactionException.Reason;
 
 /**
@@ -129,22 +130,18 @@ public final class RowTransaction {
     /** Inserts or replaces a full row (values in column order; null for NULL). */
     public void put(String table, List<?> row) {
         TableAccess.Table t = writable(table);
-        byte[] key;
-        byte[] value;
-        List<Object> normalized;
+        RowCodec.EncodedRow encoded;
         try {
-            normalized = t.codec().normalize(row);
-            key = t.codec().encodeKey(normalized);
-            value = t.codec().encodeValue(normalized);
+            encoded = t.codec().encode(row);
         } catch (IllegalArgumentException e) {
             throw new TransactionException(Reason.TYPE_MISMATCH, false, e.getMessage(), e);
         }
-        CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyOf(t, normalized));
+        CrossPartitionAccess.RemoteRows branch = branchFor(t, encoded.key(), encoded.keyValues());
         call(() -> {
             if (branch != null) {
-                branch.put(t.schema().name(), normalized);
+                branch.put(t.schema().name(), encoded.row());
             } else {
-                manager.put(id, StorageKeys.rowKey(t.id(), key), value);
+                manager.put(id, StorageKeys.rowKey(t.id(), encoded.key()), encoded.value());
             }
             return null;
         });
@@ -288,16 +285,6 @@ public final class RowTransaction {
             b.abort();
         }
         return manager.abort(id);
-    }
-
-    /** The values of a row's key columns, in key order. */
-    private static List<Object> keyOf(TableAccess.Table t, List<Object> row) {
-        int[] indexes = t.schema().keyColumnIndexes();
-        List<Object> key = new ArrayList<>(indexes.length);
-        for (int i : indexes) {
-            key.add(row.get(i));
-        }
-        return key;
     }
 
     /** The error that aborted this transaction during one of its calls, or null. */

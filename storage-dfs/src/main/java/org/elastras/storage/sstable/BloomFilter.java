@@ -1,5 +1,8 @@
 package org.elastras.storage.sstable;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.elastras.storage.util.ByteCoding;
 import org.elastras.storage.util.Checksums;
 import org.elastras.storage.util.CorruptionException;
@@ -12,6 +15,9 @@ final class BloomFilter {
 
     private static final long HASH_SEED = 0x6A09E667F3BCC908L;
     private static final long HASH_MULTIPLIER = 0x9E3779B97F4A7C15L;
+    /** Reads 8 bytes of a byte array as one little-endian long, in one load. */
+    private static final VarHandle LITTLE_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] bits;
     private final int bitsOffset;
@@ -34,11 +40,7 @@ final class BloomFilter {
         long h = HASH_SEED ^ ((long) key.length * HASH_MULTIPLIER);
         int i = 0;
         for (; i + 8 <= key.length; i += 8) {
-            long word = 0;
-            for (int j = 7; j >= 0; j--) {
-                word = (word << 8) | (key[i + j] & 0xFFL);
-            }
-            h = (h ^ mix64(word)) * HASH_MULTIPLIER;
+            h = (h ^ mix64((long) LITTLE_ENDIAN_LONG.get(key, i))) * HASH_MULTIPLIER;
         }
         long tail = 0;
         for (int shift = 0; i < key.length; i++, shift += 8) {

@@ -179,11 +179,22 @@ public final class SsTableReader implements Closeable {
 
     /** The newest version of {@code key} with {@code cts <= snapshotCts} (a tombstone included), or null. */
     public Version get(byte[] key, long snapshotCts) throws IOException {
+        if (key == null) {
+            throw new IllegalArgumentException("key is null");
+        }
+        return get(key, snapshotCts, keyHash(key));
+    }
+
+    /**
+     * {@link #get(byte[], long)} for a key whose {@link #keyHash} the caller has: a store probing
+     * several tables for one key hashes it once.
+     */
+    public Version get(byte[] key, long snapshotCts, long keyHash) throws IOException {
         requireOpen();
         if (key == null) {
             throw new IllegalArgumentException("key is null");
         }
-        if (snapshotCts < 0 || (filter != null && !filter.mayContain(key))) {
+        if (snapshotCts < 0 || (filter != null && !filter.mayContain(keyHash))) {
             return null;
         }
         // (key, snapshotCts) sorts before every version of key with cts <= snapshotCts and after
@@ -191,6 +202,11 @@ public final class SsTableReader implements Closeable {
         TableCursor cursor = new TableCursor(this);
         cursor.seek(key, snapshotCts);
         return cursor.valid() && cursor.keyEquals(key) ? cursor.version() : null;
+    }
+
+    /** The hash of {@code key} that every table's bloom filter is probed with. */
+    public static long keyHash(byte[] key) {
+        return BloomFilter.hash64(key);
     }
 
     /** False if the bloom filter proves the table holds no version of {@code key}. */

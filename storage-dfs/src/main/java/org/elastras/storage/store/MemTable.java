@@ -2,6 +2,7 @@ package org.elastras.storage.store;
 
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +48,40 @@ final class MemTable {
      *     commits can never share a timestamp on one key, so this is a bug upstream
      */
     boolean add(Version version) {
+        if (!addVersion(version)) {
+            return false;
+        }
+        count(1, version.sizeBytes(), version.cts(), version.cts());
+        return true;
+    }
+
+    /**
+     * Adds the versions of one commit, as {@link #add} does each; the counters every applying
+     * thread shares are written once for all of them, not once per version.
+     *
+     * @return how many versions were new
+     */
+    int addAll(List<Version> versions) {
+        int added = 0;
+        long bytes = 0;
+        long min = Long.MAX_VALUE;
+        long max = -1;
+        for (int i = 0; i < versions.size(); i++) {
+            Version v = versions.get(i);
+            if (addVersion(v)) {
+                added++;
+                bytes += v.sizeBytes();
+                min = Math.min(min, v.cts());
+                max = Math.max(max, v.cts());
+            }
+        }
+        if (added > 0) {
+            count(added, bytes, min, max);
+        }
+        return added;
+    }
+
+    private boolean addVersion(Version version) {
         IndexKey indexKey = new IndexKey(version.key());
         KeyVersions holder = byKey.get(indexKey);
         if (holder == null) {
@@ -55,19 +90,27 @@ final class MemTable {
             holder = raced == null ? fresh : raced;
             byKey.putIfAbsent(indexKey, holder);
         }
-        if (!holder.add(version)) {
-            return false;
+        return holder.add(version);
+    }
+
+    /** Writes a shared counter only when it changes: a read costs no cache-line transfer between cores. */
+    private void count(int versions, long bytes, long min, long max) {
+        versionCount.addAndGet(versions);
+        sizeBytes.addAndGet(bytes);
+        if (min < minCts.get()) {
+            minCts.accumulateAndGet(min, Math::min);
         }
-        versionCount.incrementAndGet();
-        sizeBytes.addAndGet(version.sizeBytes());
-        minCts.accumulateAndGet(version.cts(), Math::min);
-        maxCts.accumulateAndGet(version.cts(), Math::max);
-        return true;
+        if (max > maxCts.get()) {
+            maxCts.accumulateAndGet(max, Math::max);
+        }
     }
 
     /** Records that a WAL record at {@code position} of log {@code walId} was applied here. */
     void noteWalPosition(String walId, WalPosition position) {
-        oldestPositionByWal.merge(walId, position, WalPosition::min);
+        WalPosition oldest = oldestPositionByWal.get(walId);
+        if (oldest == null || position.compareTo(oldest) < 0) {
+            oldestPositionByWal.merge(walId, position, WalPosition::min);
+        }
     }
 
     /** The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included. */

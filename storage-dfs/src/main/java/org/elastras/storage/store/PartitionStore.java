@@ -298,11 +298,7 @@ public final class PartitionStore implements Closeable {
                 throw new IllegalStateException("partition store " + directory + " is closed");
             }
             active = view.active;
-            for (Version v : versions) {
-                if (active.add(v)) {
-                    added++;
-                }
-            }
+            added = active.addAll(versions);
             active.noteWalPosition(walId, position);
         } finally {
             applyLock.readLock().unlock();
@@ -324,29 +320,7 @@ public final class PartitionStore implements Closeable {
      * included, or null. {@code getVersion(key, Long.MAX_VALUE)} is the latest committed version.
      */
     public Version getVersion(byte[] key, long snapshotCts) throws IOException {
-        StoreView v = acquire();
-        try {
-            Version best = null;
-            for (MemTable m : v.memtables()) {
-                best = newer(best, m.get(key, snapshotCts));
-            }
-            for (int i = v.tables.size() - 1; i >= 0; i--) {
-                TableHandle t = v.tables.get(i);
-                SsTableInfo info = t.info();
-                if (best != null && info.maxCts() <= best.cts()) {
-                    continue;
-                }
-                if (info.entryCount() == 0 || info.minCts() > snapshotCts
-                        || Version.compareKeys(key, info.smallestKey()) < 0 || Version.compareKeys(key, info.largestKey()) > 0
-                        || !t.reader().mayContain(key)) {
-                    continue;
-                }
-                best = newer(best, t.reader().get(key, snapshotCts));
-            }
-            return best;
-        } finally {
-            v.release();
-        }
+        return newest(key, -1, snapshotCts);
     }
 
     /**
@@ -360,14 +334,27 @@ public final class PartitionStore implements Closeable {
         if (afterCts >= snapshotCts) {
             return null;
         }
+        return newest(key, afterCts, snapshotCts);
+    }
+
+    /**
+     * The newest version of {@code key} with {@code afterCts < cts <= snapshotCts}, or null. The
+     * hot path of every read: sources are skipped by their CTS bounds before any key work, the key
+     * is hashed once for every table's bloom filter, and nothing is allocated beyond the answer.
+     */
+    private Version newest(byte[] key, long afterCts, long snapshotCts) throws IOException {
         StoreView v = acquire();
         try {
             Version best = null;
-            for (MemTable m : v.memtables()) {
-                if (m.maxCts() > afterCts) {
+            List<MemTable> memtables = v.memtables();
+            for (int i = 0; i < memtables.size(); i++) {
+                MemTable m = memtables.get(i);
+                if (m.maxCts() > afterCts && (best == null || m.maxCts() > best.cts())) {
                     best = newer(best, m.get(key, snapshotCts));
                 }
             }
+            long keyHash = 0;
+            boolean hashed = false;
             for (int i = v.tables.size() - 1; i >= 0; i--) {
                 TableHandle t = v.tables.get(i);
                 SsTableInfo info = t.info();
@@ -375,11 +362,14 @@ public final class PartitionStore implements Closeable {
                     continue;
                 }
                 if (info.entryCount() == 0 || info.minCts() > snapshotCts
-                        || Version.compareKeys(key, info.smallestKey()) < 0 || Version.compareKeys(key, info.largestKey()) > 0
-                        || !t.reader().mayContain(key)) {
+                        || Version.compareKeys(key, info.smallestKey()) < 0 || Version.compareKeys(key, info.largestKey()) > 0) {
                     continue;
                 }
-                best = newer(best, t.reader().get(key, snapshotCts));
+                if (!hashed) {
+                    keyHash = SsTableReader.keyHash(key);
+                    hashed = true;
+                }
+                best = newer(best, t.reader().get(key, snapshotCts, keyHash));
             }
             return best != null && best.cts() > afterCts ? best : null;
         } finally {

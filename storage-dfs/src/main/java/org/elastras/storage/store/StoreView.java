@@ -16,12 +16,20 @@ final class StoreView {
     final MemTable active;
     final List<MemTable> frozen;
     final List<TableHandle> tables;
+    /** Active first, then frozen newest first; built once, read on every lookup. */
+    private final List<MemTable> memtables;
     private final AtomicInteger refs = new AtomicInteger(1);
 
     StoreView(MemTable active, List<MemTable> frozen, List<TableHandle> tables) {
         this.active = active;
         this.frozen = List.copyOf(frozen);
         this.tables = List.copyOf(tables);
+        MemTable[] all = new MemTable[this.frozen.size() + 1];
+        all[0] = active;
+        for (int i = 0; i < this.frozen.size(); i++) {
+            all[i + 1] = this.frozen.get(i);
+        }
+        this.memtables = List.of(all);
         for (TableHandle t : this.tables) {
             t.retain();
         }
@@ -54,14 +62,6 @@ final class StoreView {
 
     /** Active first, then frozen newest first. */
     List<MemTable> memtables() {
-        if (frozen.isEmpty()) {
-            return List.of(active);
-        }
-        MemTable[] all = new MemTable[frozen.size() + 1];
-        all[0] = active;
-        for (int i = 0; i < frozen.size(); i++) {
-            all[i + 1] = frozen.get(i);
-        }
-        return List.of(all);
+        return memtables;
     }
 }

@@ -88,6 +88,44 @@ class BloomFilterTest {
                 "the length is part of the hash");
     }
 
+    @Test
+    void theHashReadsWordsLittleEndianAsTheFormatSaysForEveryLengthAndOffset() {
+        java.util.Random random = new java.util.Random(7);
+        for (int length = 0; length <= 40; length++) {
+            for (int trial = 0; trial < 20; trial++) {
+                byte[] key = new byte[length];
+                random.nextBytes(key);
+                assertEquals(referenceHash(key), BloomFilter.hash64(key), "key of " + length + " bytes");
+            }
+        }
+    }
+
+    /** docs/sstable-format.md's hash, byte by byte, as the format describes it. */
+    private static long referenceHash(byte[] key) {
+        long multiplier = 0x9E3779B97F4A7C15L;
+        long h = 0x6A09E667F3BCC908L ^ ((long) key.length * multiplier);
+        int i = 0;
+        for (; i + 8 <= key.length; i += 8) {
+            long word = 0;
+            for (int j = 0; j < 8; j++) {
+                word |= (key[i + j] & 0xFFL) << (8 * j);
+            }
+            h = (h ^ mix(word)) * multiplier;
+        }
+        long tail = 0;
+        for (int shift = 0; i < key.length; i++, shift += 8) {
+            tail |= (key[i] & 0xFFL) << shift;
+        }
+        h = (h ^ mix(tail)) * multiplier;
+        return mix(h);
+    }
+
+    private static long mix(long x) {
+        x = (x ^ (x >>> 30)) * 0xBF58476D1CE4E5B9L;
+        x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;
+        return x ^ (x >>> 31);
+    }
+
     /** Values computed once from the algorithm in docs/sstable-format.md (and checked independently). */
     private static long hashOf(String s) {
         return switch (s) {
