@@ -16,6 +16,7 @@ import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.otm.server.OtmConfig;
+import org.elastras.otm.http.OtmService;
 import org.elastras.otm.server.OtmNode;
 
 /**
@@ -81,6 +82,11 @@ final class InProcessOtm implements AutoCloseable {
 
     int port() {
         return node.port();
+    }
+
+    /** The OTM's service, called in this JVM without HTTP: the engine alone. */
+    OtmService service() {
+        return node.service();
     }
 
     /** The admin client (coalescing concurrent calls); thread-safe, shared by the coalescing sessions. */

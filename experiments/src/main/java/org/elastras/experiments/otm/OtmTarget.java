@@ -7,6 +7,7 @@ import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.Isolation;
+import org.elastras.otm.http.OtmService;
 
 /**
  * The transaction as one {@code call} of the stored procedure {@code readTenWriteFive} on an
@@ -29,7 +30,12 @@ final class OtmTarget implements TransactionTarget {
          */
         SHARED_COALESCING,
         /** Every thread has its own {@link OtmClient}: one connection per thread. */
-        PER_THREAD
+        PER_THREAD,
+        /**
+         * Diagnostic: every thread calls the OTM's service in this JVM, no HTTP and no client; what
+         * the engine (procedure, storage, WAL group commit) costs alone.
+         */
+        DIRECT
     }
 
     /** Which procedure each call runs: the measured one, or a lighter one that isolates a cost. */
@@ -73,6 +79,7 @@ final class OtmTarget implements TransactionTarget {
             case SHARED -> "otm-shared-client";
             case SHARED_COALESCING -> "otm-coalescing-client";
             case PER_THREAD -> "otm-client-per-thread";
+            case DIRECT -> "otm-direct";
         };
         return client + workload.suffix;
     }
@@ -90,6 +97,7 @@ final class OtmTarget implements TransactionTarget {
                     case SHARED_COALESCING -> "one OtmClient shared by all threads, concurrent calls coalesced into"
                             + " callBatch requests";
                     case PER_THREAD -> "one OtmClient per thread";
+                    case DIRECT -> "no HTTP: each thread calls the OTM's service in this JVM";
                 }
                 + ", stored procedure " + workload.procedure
                 + ", SERIALIZABLE, WAL sync per group commit";
@@ -97,6 +105,9 @@ final class OtmTarget implements TransactionTarget {
 
     @Override
     public Session openSession() {
+        if (mode == ClientMode.DIRECT) {
+            return directSession();
+        }
         OtmClientConfig d = OtmClientConfig.defaults();
         OtmClient client = switch (mode) {
             case SHARED -> otm.unbatchedClient();
@@ -104,6 +115,7 @@ final class OtmTarget implements TransactionTarget {
             case PER_THREAD -> new OtmClient("127.0.0.1", otm.port(), new OtmClientConfig(d.connectTimeoutMs(),
                     d.requestTimeoutMs(), d.responseBytesMax(), d.requestsQueuedMax(), PER_THREAD_CLIENT_THREADS)
                     .withoutCallBatching());
+            case DIRECT -> throw new AssertionError("direct sessions have no client");
         };
         boolean owned = mode == ClientMode.PER_THREAD;
         return new Session() {
@@ -125,6 +137,27 @@ final class OtmTarget implements TransactionTarget {
                 if (owned) {
                     client.close();
                 }
+            }
+        };
+    }
+
+    private Session directSession() {
+        OtmService service = otm.service();
+        String client = "direct-" + Thread.currentThread().getName();
+        return new Session() {
+            @Override
+            public int run(long[] keys) {
+                List<Object> args = new ArrayList<>(keys.length);
+                for (long key : keys) {
+                    args.add(key);
+                }
+                CallResponse response = service.call(new CallRequest(ItemTable.DATABASE, ItemTable.PARTITION_ID,
+                        workload.procedure, args, Isolation.SERIALIZABLE, 0), client);
+                return response.attempts() - 1;
+            }
+
+            @Override
+            public void close() {
             }
         };
     }

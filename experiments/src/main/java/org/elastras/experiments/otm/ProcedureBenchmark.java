@@ -31,7 +31,8 @@ import org.elastras.experiments.ResultFiles;
  * Arguments, all optional: {@code --rows 100000 --threads 1,8,32,64 --seconds 8 --warmup-seconds 3
  * --jit-warmup-seconds 5 --systems otm-shared,otm-coalescing,otm-per-thread,derby --seed 42 --out experiments/results}
  * (diagnostic systems that isolate costs: {@code otm-shared-empty}, {@code otm-shared-read-only} and
- * the same for {@code otm-per-thread} and {@code otm-coalescing}). The defaults take about four and a half minutes. Single-threaded driver; the client threads are the driver's.
+ * the same for {@code otm-per-thread} and {@code otm-coalescing}; {@code otm-direct} and
+ * {@code otm-direct-read-only} call the OTM's service in this JVM, no HTTP: the engine alone). The defaults take about four and a half minutes. Single-threaded driver; the client threads are the driver's.
  */
 public final class ProcedureBenchmark {
 
@@ -51,7 +52,8 @@ public final class ProcedureBenchmark {
         static final List<String> SYSTEMS = List.of("otm-shared", "otm-coalescing", "otm-per-thread", "derby");
         /** Diagnostic OTM runs that isolate costs; not in the default list. */
         static final List<String> DIAGNOSTICS = List.of("otm-shared-read-only", "otm-shared-empty",
-                "otm-per-thread-read-only", "otm-per-thread-empty", "otm-coalescing-read-only", "otm-coalescing-empty");
+                "otm-per-thread-read-only", "otm-per-thread-empty", "otm-coalescing-read-only", "otm-coalescing-empty",
+                "otm-direct", "otm-direct-read-only");
         static final String USAGE = "usage: ProcedureBenchmark [--rows N] [--threads 1,8,32,64] [--seconds S]"
                 + " [--warmup-seconds W] [--jit-warmup-seconds J] [--systems otm-shared,otm-coalescing,otm-per-thread,derby] [--seed N]"
                 + " [--out DIR] [--batches-in-flight N]";
@@ -146,6 +148,7 @@ public final class ProcedureBenchmark {
                     }
                     OtmTarget.ClientMode mode = system.startsWith("otm-shared") ? OtmTarget.ClientMode.SHARED
                             : system.startsWith("otm-coalescing") ? OtmTarget.ClientMode.SHARED_COALESCING
+                            : system.startsWith("otm-direct") ? OtmTarget.ClientMode.DIRECT
                             : OtmTarget.ClientMode.PER_THREAD;
                     OtmTarget.Workload workload = system.endsWith("-read-only") ? OtmTarget.Workload.READ_TEN
                             : system.endsWith("-empty") ? OtmTarget.Workload.EMPTY : OtmTarget.Workload.READ_TEN_WRITE_FIVE;

@@ -19,6 +19,7 @@ import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.PartitionLoad;
+import org.elastras.otm.http.OtmService;
 import org.elastras.otm.http.ProtocolServer;
 import org.elastras.otm.http.ProtocolServerConfig;
 import org.elastras.otm.txn.CommitTag;
@@ -281,6 +282,14 @@ public final class OtmNode implements AutoCloseable {
 
     public int port() {
         return http.port();
+    }
+
+    /**
+     * The service behind the HTTP endpoint, for callers in this JVM: the same checks, limits and
+     * durability as a request, without the wire. Benchmarks use it to measure the engine alone.
+     */
+    public OtmService service() {
+        return service;
     }
 
     public String otmId() {
