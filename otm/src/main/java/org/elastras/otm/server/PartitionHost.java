@@ -314,6 +314,7 @@ final class PartitionHost {
             }
             PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId), storeOptions,
                     environment);
+            long storeOpened = System.nanoTime();
             try {
                 InDoubtReplay inDoubt = new InDoubtReplay(partitionId);
                 WalPosition ownToReplay = store.manifest().replayPoints().get(otmId);
@@ -326,6 +327,7 @@ final class PartitionHost {
                 }
                 PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
                         walId -> recoveryWalDirectory(dfs, walId), inDoubt);
+                long replayDone = System.nanoTime();
                 // New commits must order after every recovered one, and transactions must read at a
                 // snapshot that includes them all.
                 long recoveredCts = Math.max(0, store.maxCts());
@@ -334,14 +336,19 @@ final class PartitionHost {
                             + recoveredCts + " but no commit timestamp above it arrived within " + OPEN_TIMESTAMP_WAIT_MS
                             + " ms (is the master reachable?); open it again");
                 }
+                long timestampsDone = System.nanoTime();
                 store.finishRecovery(unapplied);
                 WalPosition own = store.manifest().replayPoints().get(otmId);
                 retention.retain(partitionId, own == null ? wal.endPosition() : own);
                 transactions.addPartition(partitionId, store, inDoubt.inDoubt(store));
                 serve(partitionId, new Served(descriptor, access, store, startKey, endKey));
-                long ms = (System.nanoTime() - started) / 1_000_000;
-                LOG.info(() -> "opened partition " + partitionId + " of " + schema.name() + " in " + ms + " ms; replayed "
-                        + replayed.versionsApplied() + " versions from " + replayed.logsRead() + " logs");
+                long done = System.nanoTime();
+                LOG.info(() -> "opened partition " + partitionId + " of " + schema.name() + " in "
+                        + (done - started) / 1_000_000 + " ms (store and tables " + (storeOpened - started) / 1_000_000
+                        + " ms, replay " + (replayDone - storeOpened) / 1_000_000 + " ms, timestamps "
+                        + (timestampsDone - replayDone) / 1_000_000 + " ms, recovery record and serve "
+                        + (done - timestampsDone) / 1_000_000 + " ms); replayed " + replayed.versionsApplied()
+                        + " versions from " + replayed.logsRead() + " logs");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 store.close();

@@ -78,6 +78,11 @@ public final class PartitionStore implements Closeable {
     private volatile boolean maintenancePaused;
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicBoolean compactionScheduled = new AtomicBoolean();
+    /**
+     * Set by {@link #closeAfterFlush} for its final flush (guarded by flushLock): a manifest
+     * written while every memtable is empty then names no log. The owner admits no commits then.
+     */
+    private boolean handingOver;
     private final AtomicLong flushCount = new AtomicLong();
     private final AtomicLong compactionCount = new AtomicLong();
     private final AtomicLong versionsDroppedByCompaction = new AtomicLong();
@@ -724,13 +729,16 @@ public final class PartitionStore implements Closeable {
      * every version not in them. REQUIRES: installLock held, state OPEN.
      */
     private void writeManifest(StoreView next) throws IOException {
-        // Sample the owner's replay point before reading the memtables' positions: a record not
-        // yet applied now is at or after the sample; one applied since is in a memtable read below.
         Map<String, WalPosition> replay = new TreeMap<>();
-        replay.put(owner.walId(), owner.replayPoint());
-        for (MemTable m : next.memtables()) {
-            m.oldestPositionByWal().forEach((wal, position) -> replay.merge(wal, position, WalPosition::min));
+        if (!handingOver || !next.active.isEmpty() || !next.frozen.isEmpty()) {
+            // Sample the owner's replay point before reading the memtables' positions: a record not
+            // yet applied now is at or after the sample; one applied since is in a memtable read below.
+            replay.put(owner.walId(), owner.replayPoint());
+            for (MemTable m : next.memtables()) {
+                m.oldestPositionByWal().forEach((wal, position) -> replay.merge(wal, position, WalPosition::min));
+            }
         }
+        // else: a clean hand-over with every version in the tables; the next owner replays nothing.
         List<SsTableInfo> infos = new ArrayList<>(next.tables.size());
         for (TableHandle t : next.tables) {
             infos.add(t.info());
@@ -874,6 +882,9 @@ public final class PartitionStore implements Closeable {
         maintenancePaused = false;
         flushLock.lock();
         try {
+            // The last flush's manifest is the hand-over's: it names no log once the memtables
+            // are empty, so a hand-over that flushes writes one manifest, not two.
+            handingOver = true;
             flush();
             installLock.lock();
             try {
@@ -883,18 +894,15 @@ public final class PartitionStore implements Closeable {
                     throw new IllegalStateException("closeAfterFlush of " + directory
                             + ": versions were applied during the final flush; stop admitting commits first");
                 }
-                List<SsTableInfo> infos = new ArrayList<>(current.tables.size());
-                for (TableHandle t : current.tables) {
-                    infos.add(t.info());
+                if (!manifest.replayPoints().isEmpty()) {
+                    writeManifest(current);
                 }
-                Manifest m = new Manifest(manifest.sequence() + 1, nextFileNumber, infos, Map.of());
-                ManifestFiles.write(dfs, directory, m);
-                manifest = m;
             } finally {
                 installLock.unlock();
             }
             close();
         } finally {
+            handingOver = false;
             flushLock.unlock();
         }
     }

@@ -239,13 +239,36 @@ class PartitionStoreTest {
         MemoryDfs dfs = new MemoryDfs();
         PartitionStore store = openFresh(dfs);
         store.apply("w", new WalPosition(1, 40), List.of(new Version(b("k"), 1, b("v"))));
+        long sequenceBefore = store.manifest().sequence();
         store.closeAfterFlush();
         PartitionStore next = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
         assertEquals(Map.of(), next.replayPoints(), "the old owner's log segments may be deleted");
+        assertEquals(sequenceBefore + 1, next.manifest().sequence(), "the final flush's manifest is the hand-over's: one write");
+        assertEquals(1, next.manifest().tables().size());
         assertEquals(1, next.maxCts());
         next.apply("w", WalPosition.START, List.of(new Version(b("k2"), 7, b("v"))));
         assertEquals(7, next.maxCts(), "the memtable counts too");
         assertArrayEquals(b("v"), next.get(b("k"), 1));
+        next.close();
+    }
+
+    @Test
+    void aHandOverWithNothingToFlushStillLeavesAManifestNamingNoLog() throws IOException {
+        MemoryDfs dfs = new MemoryDfs();
+        PartitionStore store = openFresh(dfs);
+        store.apply("w", new WalPosition(1, 40), List.of(new Version(b("k"), 1, b("v"))));
+        store.flush();
+        assertFalse(store.manifest().replayPoints().isEmpty(), "a serving store's manifest names its owner's log");
+        long sequenceBefore = store.manifest().sequence();
+        store.closeAfterFlush();
+        PartitionStore next = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, env);
+        assertEquals(Map.of(), next.replayPoints());
+        assertEquals(sequenceBefore + 1, next.manifest().sequence());
+        assertArrayEquals(b("v"), next.get(b("k"), 1));
+        next.finishRecovery(new TestWalCursor("w2", new WalPosition(1, 0)));
+        next.apply("w2", new WalPosition(1, 0), List.of(new Version(b("k"), 2, b("v2"))));
+        assertTrue(next.flush());
+        assertFalse(next.manifest().replayPoints().isEmpty(), "after the hand-over, flushes name the log again");
         next.close();
     }
 
