@@ -1,5 +1,6 @@
 package org.elastras.client;
 
+import java.util.Collection;
 import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.DropIncomingRequest;
@@ -40,6 +41,7 @@ import org.elastras.client.protocol.LoadGlobalTableResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OpenPartitionResponse;
 import org.elastras.client.protocol.Operation;
+import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.PutResponse;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
@@ -70,6 +72,15 @@ public final class OtmClient implements AutoCloseable {
     private final ProtocolClient transport;
     /** Null when every call is its own request ({@code callBatchCallsMax} 1). */
     private final CallCoalescer coalescer;
+
+    /**
+     * Builds now the readers and writers that clients with {@code config} will use for these
+     * operations (clients with the same bounds share them), so that the first such request to a
+     * new OTM does not build them: see {@link ProtocolCodec#warmUp}.
+     */
+    public static void warmUp(OtmClientConfig config, Collection<Operation> operations) {
+        new ProtocolCodec(config.responseBytesMax(), ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT).warmUp(operations);
+    }
 
     /**
      * Connects (lazily, on the first call) to the OTM at {@code host:port}.

@@ -1,6 +1,9 @@
 package org.elastras.client.protocol;
 
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The operations of the protocol: each is a POST to {@code /v1/<wireName>} whose body is the
@@ -60,6 +63,10 @@ public enum Operation {
     public static final String PATH_PREFIX = "/v1/";
 
     private final String wireName;
+    /** The operations a partition move sends between the master and the OTMs. */
+    public static final Set<Operation> MOVES = Collections.unmodifiableSet(EnumSet.of(OPEN_PARTITION, CLOSE_PARTITION,
+            FLUSH_PARTITION, RECEIVE_PARTITION, SHIP_VERSIONS, FINISH_INCOMING, DROP_INCOMING));
+
     private final Class<? extends Record> requestType;
     private final Class<? extends Record> responseType;
 

@@ -19,6 +19,9 @@ import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -52,6 +55,10 @@ public final class ProtocolCodec {
 
     private final int bodyBytesMax;
     private final int nestingDepthMax;
+    /** Most distinct (body bound, nesting bound) pairs whose mappers are shared; in practice two or three. */
+    static final int SHARED_CONFIGURATIONS_MAX = 8;
+    private static final ConcurrentHashMap<Long, ObjectMapper[]> SHARED = new ConcurrentHashMap<>();
+
     private final ObjectMapper smile;
     private final ObjectMapper json;
 
@@ -75,6 +82,33 @@ public final class ProtocolCodec {
         }
         this.bodyBytesMax = bodyBytesMax;
         this.nestingDepthMax = nestingDepthMax;
+        ObjectMapper[] shared = sharedMappers(bodyBytesMax, nestingDepthMax);
+        this.smile = shared[0];
+        this.json = shared[1];
+    }
+
+    /**
+     * The mappers of every codec with these bounds in this JVM. A mapper builds the reader and
+     * writer of each record type on first use, which takes tens of milliseconds a type even in a
+     * warm JVM; a master or client creates a codec for every OTM it talks to, and a partition
+     * moved into a new OTM waited for those builds. Mappers are thread-safe once configured. At
+     * most {@link #SHARED_CONFIGURATIONS_MAX} bound pairs are kept; others get mappers of their own.
+     */
+    private static ObjectMapper[] sharedMappers(int bodyBytesMax, int nestingDepthMax) {
+        long key = ((long) bodyBytesMax << 32) | nestingDepthMax;
+        ObjectMapper[] mappers = SHARED.get(key);
+        if (mappers != null) {
+            return mappers;
+        }
+        mappers = newMappers(bodyBytesMax, nestingDepthMax);
+        if (SHARED.size() >= SHARED_CONFIGURATIONS_MAX) {
+            return mappers;
+        }
+        ObjectMapper[] raced = SHARED.putIfAbsent(key, mappers);
+        return raced == null ? mappers : raced;
+    }
+
+    private static ObjectMapper[] newMappers(int bodyBytesMax, int nestingDepthMax) {
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxDocumentLength(bodyBytesMax)
                 .maxNestingDepth(nestingDepthMax)
@@ -82,14 +116,15 @@ public final class ProtocolCodec {
                 .maxNumberLength(NUMBER_LENGTH_MAX)
                 .maxNameLength(FIELD_NAME_LENGTH_MAX)
                 .build();
-        this.smile = configure(SmileMapper.builder(SmileFactory.builder()
+        ObjectMapper smile = configure(SmileMapper.builder(SmileFactory.builder()
                 .streamReadConstraints(constraints)
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build()));
-        this.json = configure(JsonMapper.builder(JsonFactory.builder()
+        ObjectMapper json = configure(JsonMapper.builder(JsonFactory.builder()
                 .streamReadConstraints(constraints)
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build()));
+        return new ObjectMapper[] {smile, json};
     }
 
     private static ObjectMapper configure(com.fasterxml.jackson.databind.cfg.MapperBuilder<?, ?> builder) {
@@ -106,6 +141,23 @@ public final class ProtocolCodec {
                 .build();
     }
 
+    /**
+     * Builds now, instead of on first use, the Smile readers and writers of these operations'
+     * requests and responses (and of errors), in the mappers every codec with these bounds
+     * shares. A first use costs tens of milliseconds a type in a warm JVM and more in a fresh one;
+     * for {@link Operation#MOVES} it was paid while a moved partition was unavailable.
+     */
+    public void warmUp(Collection<Operation> operations) {
+        for (Operation op : operations) {
+            for (Class<?> type : List.of(op.requestType(), op.responseType())) {
+                smile.readerFor(type);
+                smile.writerFor(type);
+            }
+        }
+        smile.readerFor(ErrorResponse.class);
+        smile.writerFor(ErrorResponse.class);
+    }
+
     /** The largest body this codec decodes, in bytes. */
     public int bodyBytesMax() {
         return bodyBytesMax;
@@ -116,7 +168,10 @@ public final class ProtocolCodec {
         return nestingDepthMax;
     }
 
-    /** The configured mapper for {@code format}; for tools and tests, not for bypassing the checks. */
+    /**
+     * The configured mapper for {@code format}; for tools and tests, not for bypassing the checks.
+     * Every codec with the same bounds shares it: never reconfigure it.
+     */
     public ObjectMapper mapper(WireFormat format) {
         return format == WireFormat.SMILE ? smile : json;
     }

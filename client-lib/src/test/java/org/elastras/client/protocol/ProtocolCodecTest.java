@@ -14,7 +14,9 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -110,6 +112,25 @@ class ProtocolCodecTest {
         ElasTrasException e = assertThrows(ElasTrasException.class, () -> small.decode(deep, CallRequest.class, WireFormat.JSON, "call"));
         assertEquals(ErrorCode.LIMIT_EXCEEDED, e.code());
         assertTrue(e.getMessage().contains("nesting"), e.getMessage());
+    }
+
+    @Test
+    void codecsWithTheSameBoundsShareTheirMappersAndOtherBoundsStillHold() {
+        ProtocolCodec another = new ProtocolCodec();
+        assertSame(codec.mapper(WireFormat.SMILE), another.mapper(WireFormat.SMILE), "built readers and writers are reused");
+        assertSame(codec.mapper(WireFormat.JSON), another.mapper(WireFormat.JSON));
+        ProtocolCodec small = new ProtocolCodec(2048, 8);
+        assertNotSame(codec.mapper(WireFormat.JSON), small.mapper(WireFormat.JSON));
+        byte[] big = ("{\"txnId\":1,\"table\":\"" + "x".repeat(3000) + "\",\"key\":[1]}").getBytes(StandardCharsets.UTF_8);
+        assertEquals(ErrorCode.LIMIT_EXCEEDED,
+                assertThrows(ElasTrasException.class, () -> small.decode(big, GetRequest.class, WireFormat.JSON, "get")).code(),
+                "the small codec keeps its bound though a larger codec's mappers exist");
+        for (int i = 0; i < ProtocolCodec.SHARED_CONFIGURATIONS_MAX + 4; i++) {
+            ProtocolCodec odd = new ProtocolCodec(4096 + i, 9);
+            assertEquals(ErrorCode.LIMIT_EXCEEDED,
+                    assertThrows(ElasTrasException.class, () -> odd.decode(big, GetRequest.class, WireFormat.JSON, "get")).code(),
+                    "bounds hold past the shared configurations too");
+        }
     }
 
     @Test

@@ -48,6 +48,7 @@ import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.client.ActiveMaster;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.Operation;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.MoveDestination;
 import org.elastras.client.protocol.ClosePartitionResponse;
@@ -249,6 +250,8 @@ public final class Master implements AutoCloseable {
     public static Master start(MasterConfig config, LongSupplier clockMs) throws Exception {
         Master master = new Master(Objects.requireNonNull(config, "config"), Objects.requireNonNull(clockMs, "clockMs"));
         try {
+            // A move must not wait for the readers and writers of its requests to be built.
+            OtmClient.warmUp(master.otmClientConfig(), Operation.MOVES);
             master.http.start();
             master.zk.start();
             if (!master.zk.blockUntilConnected(Math.max(10_000, config.zkSessionTimeoutMs()), TimeUnit.MILLISECONDS)) {
@@ -1503,6 +1506,10 @@ public final class Master implements AutoCloseable {
         }
     }
 
+    private OtmClientConfig otmClientConfig() {
+        return OtmClientConfig.defaults().withRequestTimeoutMs(config.otmRequestTimeoutMs());
+    }
+
     private OtmClient clientFor(String otmId, String host, int port) {
         OtmClient client = clients.compute(otmId, (id, existing) -> {
             if (existing != null && existing.address().getHost().equals(host) && existing.address().getPort() == port) {
@@ -1512,7 +1519,7 @@ public final class Master implements AutoCloseable {
                 existing.close();
             }
             registeredSchemas.remove(id);
-            return new OtmClient(host, port, OtmClientConfig.defaults().withRequestTimeoutMs(config.otmRequestTimeoutMs()));
+            return new OtmClient(host, port, otmClientConfig());
         });
         return client;
     }
