@@ -7,9 +7,11 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.elastras.client.protocol.Operation;
 import org.elastras.client.protocol.ProtocolCodec;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -31,6 +33,7 @@ public final class ProtocolServer implements AutoCloseable {
     private final String role;
     private final Server server;
     private final ServerConnector connector;
+    private final ProtocolCodec codec;
 
     /**
      * A server for {@code service}, not yet listening.
@@ -76,8 +79,16 @@ public final class ProtocolServer implements AutoCloseable {
 
         server.addBean(workers, true);
 
-        ProtocolCodec codec = new ProtocolCodec(config.bodyBytesMax(), config.nestingDepthMax());
+        this.codec = new ProtocolCodec(config.bodyBytesMax(), config.nestingDepthMax());
         server.setHandler(new ProtocolHandler(endpoint, codec, workers, config.workerQueueMax()));
+    }
+
+    /**
+     * Builds the readers and writers of these operations now rather than on their first request:
+     * see {@link ProtocolCodec#warmUp}.
+     */
+    public void warmUp(Collection<Operation> operations) {
+        codec.warmUp(operations);
     }
 
     /**

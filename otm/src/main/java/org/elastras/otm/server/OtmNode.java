@@ -19,6 +19,7 @@ import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.PartitionLoad;
+import org.elastras.client.protocol.Operation;
 import org.elastras.otm.http.OtmService;
 import org.elastras.otm.http.ProtocolServer;
 import org.elastras.otm.http.ProtocolServerConfig;
@@ -172,6 +173,10 @@ public final class OtmNode implements AutoCloseable {
         OtmNode node = new OtmNode(config, limits, dfs);
         try {
             node.http.start();
+            // Before the lease: nothing is opened here until the master sees this OTM, and the
+            // first partition moved here opens on warm code.
+            node.partitions.warmUp();
+            node.http.warmUp(Operation.MOVES);
             String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"startedMs\":"
                     + System.currentTimeMillis() + "}";
             node.lease = new LeaseKeeper(node.zk, new ZkPaths(config.zkRoot()), config.otmId(), utf8(registration),
