@@ -4,6 +4,7 @@ import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -179,6 +180,7 @@ public final class ElasticityExperiment {
                 checked = check(client, partitions, acknowledged, unknown);
             }
         } finally {
+            keepLogs(temp.resolve("logs"), out.resolve("logs"));
             ResultFiles.deleteTree(temp);
         }
         write(out, o, seconds, moveMs, unavailableMs, errors, checked);
@@ -243,6 +245,21 @@ public final class ElasticityExperiment {
             }
         }
         return new long[] {acked, maybe};
+    }
+
+    /** Copies the OTM processes' logs next to the results (their opens and closes, timed by part). */
+    private static void keepLogs(Path logs, Path kept) {
+        if (!Files.isDirectory(logs)) {
+            return;
+        }
+        try (var files = Files.list(logs)) {
+            Files.createDirectories(kept);
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.copy(f, kept.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            System.err.println("could not keep the OTM logs in " + kept + ": " + e);
+        }
     }
 
     private static void write(Path out, Map<String, String> options, List<Second> seconds, List<Long> moveMs,
