@@ -49,6 +49,8 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class ProtocolHandler extends Handler.Abstract {
 
+    /** A move operation slower than this here is logged with its parts. */
+    private static final long SLOW_MOVE_REQUEST_NANOS = 50_000_000L;
     private static final Logger LOG = LoggerFactory.getLogger(ProtocolHandler.class);
 
     private final ProtocolEndpoint endpoint;
@@ -110,13 +112,14 @@ final class ProtocolHandler extends Handler.Abstract {
         }
         // The connection is the client: per-client limits (open transactions) count per connection.
         String client = Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request);
+        long arrived = System.nanoTime();
         BoundedBodyReader.read(request, codec.bodyBytesMax(), declared,
-                (body, failure) -> onBody(op.get(), format.get(), client, http1, body, failure, response, callback));
+                (body, failure) -> onBody(op.get(), format.get(), client, http1, body, failure, response, callback, arrived));
         return true;
     }
 
     private void onBody(Operation op, WireFormat format, String client, boolean http1, byte[] body, Throwable failure,
-                        Response response, Callback callback) {
+                        Response response, Callback callback, long arrived) {
         if (failure instanceof BoundedBodyReader.BodyTooLargeException tooLarge) {
             failUnread(http1, response, callback, format, new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, tooLarge.getMessage()));
             return;
@@ -130,7 +133,8 @@ final class ProtocolHandler extends Handler.Abstract {
                 // Checked first so that a flood is answered without the pool logging each rejection.
                 throw new RejectedExecutionException("worker queue full");
             }
-            workers.execute(() -> serve(op, format, client, body, response, callback));
+            long bodyRead = System.nanoTime();
+            workers.execute(() -> serve(op, format, client, body, response, callback, arrived, bodyRead));
         } catch (RejectedExecutionException e) {
             fail(response, callback, format, new ElasTrasException(ErrorCode.OVERLOADED, "the " + endpoint.role() + " is running "
                     + workers.getMaxThreads() + " requests with " + workerQueueMax
@@ -138,10 +142,15 @@ final class ProtocolHandler extends Handler.Abstract {
         }
     }
 
-    private void serve(Operation op, WireFormat format, String client, byte[] body, Response response, Callback callback) {
+    private void serve(Operation op, WireFormat format, String client, byte[] body, Response response, Callback callback,
+                       long arrived, long bodyRead) {
+        long dispatched = System.nanoTime();
         Object answer;
+        long decoded;
         try {
-            answer = endpoint.invoke(op, codec.decodeRequest(op, body, format), client);
+            Record request = codec.decodeRequest(op, body, format);
+            decoded = System.nanoTime();
+            answer = endpoint.invoke(op, request, client);
             if (answer == null) {
                 throw new IllegalStateException("the service returned null for " + op.wireName());
             }
@@ -164,7 +173,18 @@ final class ProtocolHandler extends Handler.Abstract {
                     + op.wireName() + " could not be encoded; see the " + endpoint.role() + "'s log"));
             return;
         }
+        long encoded = System.nanoTime();
         write(response, callback, 200, format, bytes);
+        if (Operation.MOVES.contains(op) && encoded - arrived > SLOW_MOVE_REQUEST_NANOS) {
+            // A move's partition is unavailable for as long as these take: say where the time went.
+            LOG.warn("slow {}: {} ms here (body {} ms, queued for a worker {} ms, decode {} ms, service and encode {} ms)",
+                    op.wireName(), ms(encoded - arrived), ms(bodyRead - arrived), ms(dispatched - bodyRead),
+                    ms(decoded - dispatched), ms(encoded - decoded));
+        }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     private void probe(String path, String method, boolean http1, Response response, Callback callback) {
