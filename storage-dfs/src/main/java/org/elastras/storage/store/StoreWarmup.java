@@ -11,8 +11,8 @@ import org.elastras.storage.wal.WalPosition;
 /**
  * Runs a partition store's open path once on scratch data, so that the first real open on a
  * freshly started process does not pay for class loading and interpreted code: a partition moved
- * into a new OTM is unavailable while it opens, and on a cold JVM that open took 190-250 ms where
- * a warm one takes 20-60 ms.
+ * into a new OTM is unavailable while it opens, and on a cold JVM under load that open took
+ * 150 ms where a warm one takes 15-40 ms (BENCHMARKS.md, "First moves into a new OTM").
  *
  * <p>What it does, in a scratch directory of its own that it deletes afterwards: writes versions,
  * flushes them into tables, reads them back from the memtable and the tables, hands the store
@@ -21,7 +21,10 @@ import org.elastras.storage.wal.WalPosition;
  */
 public final class StoreWarmup {
 
-    /** Versions written, in records of {@link #VERSIONS_PER_RECORD}; a few blocks' worth. */
+    /**
+     * Versions written, in records of {@link #VERSIONS_PER_RECORD}: a few blocks, enough to run
+     * every class of the path (4,000 took twice as long and warmed no better).
+     */
     static final int VERSIONS = 600;
     static final int VERSIONS_PER_RECORD = 8;
     private static final String WARMUP_LOG = "warmup";
