@@ -29,11 +29,13 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
     /** Default largest coalesced request: 1 MiB. */
     public static final int CALL_BATCH_BYTES_MAX_DEFAULT = 1 << 20;
     /**
-     * Default most coalesced requests in flight: four, so the OTM runs batches on both cores of a
-     * small machine while others wait for their sync. Measured against two (BENCHMARKS.md, "Engine
-     * path and four batches in flight"): +18-20% calls per second at 64 and 128 client threads.
+     * Default most coalesced requests in flight: two, so the OTM can run one while it syncs the
+     * other. Four gave the procedure benchmark 17-19 % more calls per second, but under TPC-C
+     * (contended rows, two OTMs on two cores) New-Order p99 rose from 236-283 ms to 362-625 ms in
+     * three interleaved rounds, and two brought it back (BENCHMARKS.md, "Engine path and ...").
+     * Raise it per client with {@link #withCallBatching} for uncontended work.
      */
-    public static final int CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT = 4;
+    public static final int CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT = 2;
 
     public OtmClientConfig {
         requireRange("connectTimeoutMs", connectTimeoutMs, 1, 600_000);
@@ -61,7 +63,7 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
 
     /**
      * 2 s to connect, 30 s a call, answers up to the codec's default body bound, 4096 queued calls,
-     * 16 threads; concurrent procedure calls coalesced, up to 64 calls or 1 MiB a request, 4
+     * 16 threads; concurrent procedure calls coalesced, up to 64 calls or 1 MiB a request, 2
      * requests in flight.
      */
     public static OtmClientConfig defaults() {
