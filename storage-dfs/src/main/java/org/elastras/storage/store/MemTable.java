@@ -48,11 +48,7 @@ final class MemTable {
      *     commits can never share a timestamp on one key, so this is a bug upstream
      */
     boolean add(Version version) {
-        if (!addVersion(version)) {
-            return false;
-        }
-        count(1, version.sizeBytes(), version.cts(), version.cts());
-        return true;
+        return addAll(List.of(version)) == 1;
     }
 
     /**
