@@ -5,11 +5,17 @@ package org.elastras.client.protocol;
  * live move, its destination holds a complete copy and serves it once opened there). Immutable.
  *
  * @param live what the live move did; null after a coordinated close
+ * @param handOver what became of the request's {@link CatalogHandOver}; null if it had none
  */
-public record ClosePartitionResponse(LiveMoveReport live) {
+public record ClosePartitionResponse(LiveMoveReport live, HandOverOutcome handOver) {
 
     /** The answer to a coordinated close. */
     public ClosePartitionResponse() {
-        this(null);
+        this(null, null);
+    }
+
+    /** The answer to a live move without a hand-over of the catalog write. */
+    public ClosePartitionResponse(LiveMoveReport live) {
+        this(live, null);
     }
 }

@@ -40,6 +40,12 @@ class ProtocolCodecTest {
                 new ClosePartitionRequest(1), new ClosePartitionResponse(),
                 new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000)),
                 new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false, "grace 1 ms")),
+                new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000), new CatalogHandOver(
+                        "127.0.0.1", 4001, "META", 2,
+                        List.of(List.of(4), List.of("m1"), List.of("D", 1, "otm-2")))),
+                new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false, "grace 1 ms"),
+                        new HandOverOutcome(true, 14, true, 6, 1_700_000_000_030L, null)),
+                new ClosePartitionResponse(null, new HandOverOutcome(false, -1, false, -1, 0, "the catalog did not answer")),
                 new ReceivePartitionRequest("D", 7, List.of(1), null, "otm-1", 4), new ReceivePartitionResponse(),
                 new ShipVersionsResponse(3), new FinishIncomingRequest(7, 3), new FinishIncomingResponse(5),
                 new DropIncomingRequest(7), new DropIncomingResponse(true),
@@ -52,6 +58,30 @@ class ProtocolCodecTest {
                 byte[] bytes = codec.encode(r, format);
                 assertEquals(r, codec.decode(bytes, r.getClass(), format, "test"), format + " " + r);
             }
+        }
+    }
+
+    @Test
+    void aCatalogHandOverIsRefusedWithoutALiveMoveOrWithoutItsParts() {
+        String live = "\"liveTo\":{\"otmId\":\"otm-2\",\"host\":\"h\",\"port\":4000}";
+        String holder = "\"host\":\"h\",\"port\":4001";
+        String[][] cases = {
+            {"{\"partitionId\":1,\"handOver\":{" + holder + ",\"database\":\"META\",\"partitionId\":2,"
+                    + "\"swapArgs\":[1]}}", "only for a live move"},
+            {"{\"partitionId\":1," + live + ",\"handOver\":{\"database\":\"META\",\"partitionId\":2,"
+                    + "\"port\":4001,\"swapArgs\":[1]}}", "handOver.host"},
+            {"{\"partitionId\":1," + live + ",\"handOver\":{" + holder + ",\"database\":\"META\",\"partitionId\":2,"
+                    + "\"swapArgs\":[]}}", "handOver.swapArgs"},
+            {"{\"partitionId\":1," + live + ",\"handOver\":{" + holder + ",\"partitionId\":2,\"swapArgs\":[1]}}",
+                    "handOver.database"},
+            {"{\"partitionId\":1," + live + ",\"handOver\":{\"host\":\"h\",\"port\":0,\"database\":\"META\","
+                    + "\"partitionId\":2,\"swapArgs\":[1]}}", "handOver.port"},
+        };
+        for (String[] c : cases) {
+            ElasTrasException e = assertThrows(ElasTrasException.class, () -> codec.decodeRequest(
+                    Operation.CLOSE_PARTITION, c[0].getBytes(StandardCharsets.UTF_8), WireFormat.JSON), c[0]);
+            assertEquals(ErrorCode.MALFORMED_REQUEST, e.code(), c[0]);
+            assertTrue(e.getMessage().contains(c[1]), c[0] + " -> " + e.getMessage());
         }
     }
 

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Fault injection into this OTM's live moves out, for tests that stop an OTM at a chosen step of
- * a move: the copy caught up and the pause not begun, the pause begun, or the hand-over done and the
- * master not answered yet. A move that reaches a held step waits there until {@link #release} (at most 60 s)
+ * a move: the copy caught up and the pause not begun, the pause begun, the hand-over done and the
+ * master not answered yet, or the destination recorded in the catalog and not opened yet. A move that reaches a held step waits there until {@link #release} (at most 60 s)
  * and then goes on. Off unless a test holds a step. Thread-safe.
  */
 public final class MoveFaults {
@@ -20,7 +20,9 @@ public final class MoveFaults {
         /** The pause began: new work is held, open transactions had their grace; nothing handed over yet. */
         IN_PAUSE,
         /** The destination holds a complete copy; the master has not been answered. */
-        AFTER_HAND_OVER
+        AFTER_HAND_OVER,
+        /** The origin recorded the destination in the catalog (the master's hand-over write); not opened there yet. */
+        AFTER_RECORD
     }
 
     private final Map<Step, CountDownLatch> holds = new EnumMap<>(Step.class);

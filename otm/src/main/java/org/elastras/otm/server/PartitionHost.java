@@ -23,18 +23,25 @@ import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.client.OtmClient;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CatalogHandOver;
+import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.DropIncomingRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.HandOverOutcome;
+import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.LiveMoveReport;
 import org.elastras.client.protocol.MoveDestination;
+import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.ReceivePartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.ShipVersionsRequest;
 import org.elastras.client.protocol.ShippedCommit;
 import org.elastras.client.protocol.WireValues;
+import org.elastras.otm.catalog.PartitionRowSwap;
 import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.SnapshotTracker;
 import org.elastras.otm.txn.TableAccess;
@@ -465,7 +472,9 @@ final class PartitionHost {
      * refused (clients retry at the next owner), open ones get {@link #LIVE_GRACE_MS} to end and
      * the rest are aborted, commits in flight finish, the last versions are shipped, and the
      * destination writes a manifest naming its own log: from then on it holds everything and this
-     * OTM nothing. The master then records the destination in the catalog and opens it there.
+     * OTM nothing. Given the master's {@code handOver}, this OTM then records the destination in the
+     * catalog and, if the row swapped, opens the partition there ({@link #finishHandOver}); what it
+     * did not do, the master does.
      *
      * <p>Failures: before the pause, the move is given up and the partition serves on here; after
      * the pause began but before the hand-over was asked for, it serves on here too (from memory:
@@ -473,13 +482,13 @@ final class PartitionHost {
      * completed is unknown, so the partition is closed here without a manifest and must be opened
      * from the DFS (the latest manifest tells which log holds its last commits).
      */
-    LiveMoveReport moveOut(long partitionId, MoveDestination to,
-            OtmClient destination) throws IOException, InterruptedException {
+    ClosePartitionResponse moveOut(long partitionId, MoveDestination to, OtmClient destination,
+            CatalogHandOver handOver, OtmClient catalogHolder) throws IOException, InterruptedException {
         hostLock.readLock().lock();
         try {
             synchronized (lifecycle(partitionId)) {
                 try {
-                    return moveOutLocked(served(partitionId), to, destination);
+                    return moveOutLocked(served(partitionId), to, destination, handOver, catalogHolder);
                 } finally {
                     if (pausing.remove(partitionId)) {
                         admissionChanged();
@@ -491,8 +500,8 @@ final class PartitionHost {
         }
     }
 
-    private LiveMoveReport moveOutLocked(Served s, MoveDestination to,
-            OtmClient destination) throws IOException, InterruptedException {
+    private ClosePartitionResponse moveOutLocked(Served s, MoveDestination to, OtmClient destination,
+            CatalogHandOver handOver, OtmClient catalogHolder) throws IOException, InterruptedException {
         String destinationId = to.otmId();
         long partitionId = s.descriptor().id().value();
         LiveMoveOutbox outbox = new LiveMoveOutbox(LIVE_OUTBOX_BYTES_MAX);
@@ -561,6 +570,7 @@ final class PartitionHost {
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
                     + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
             moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
+            HandOverOutcome outcome = handOver == null ? null : finishHandOver(s, destination, handOver, catalogHolder);
             s.store().close();
             // The manifest names this OTM's log until the destination's first flush.
             handedOff.put(partitionId, s.store().directory());
@@ -570,9 +580,11 @@ final class PartitionHost {
             LOG.info(() -> "handed partition " + partitionId + " over to " + destinationId + " live: copied for " + copyMs
                     + " ms, paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
                     + batches[0] + " batches"
-                    + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : ""));
-            return new LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
-                    outbox.versions(), batches[0], forced, phases);
+                    + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : "")
+                    + (outcome == null ? "" : outcome.serving() ? "; recorded in " + outcome.recordMs() + " ms, serving there"
+                            + " after " + (outcome.servingAtEpochMs() - pausedAtMs) + " ms" : "; " + outcome.detail()));
+            return new ClosePartitionResponse(new LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
+                    outbox.versions(), batches[0], forced, phases), outcome);
         } catch (IOException | RuntimeException | InterruptedException e) {
             transactions.unmirror(partitionId, outbox);
             if (!removed) {
@@ -598,6 +610,47 @@ final class PartitionHost {
             }
             throw e;
         }
+    }
+
+    /**
+     * After the hand-over: writes the master's catalog record of the destination (a
+     * compare-and-set on the catalog partition that holds it) and, if the row swapped, opens the
+     * partition at the destination, which serves its complete copy at once. The partition is then
+     * unavailable only for the pause, the write and the open, not also for the close's answer
+     * reaching the master and the master's own write and open. Never throws: the hand-over is done
+     * whatever happens here; the master finishes what this did not (its own catalog write learns
+     * whether this one landed).
+     */
+    private HandOverOutcome finishHandOver(Served s, OtmClient destination, CatalogHandOver h,
+            OtmClient catalogHolder) {
+        long partitionId = s.descriptor().id().value();
+        long started = System.nanoTime();
+        long recordMs;
+        try {
+            PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.call(new CallRequest(
+                    h.database(), h.partitionId(), PartitionRowSwap.NAME, h.swapArgs(), Isolation.SERIALIZABLE, 0))
+                    .result());
+            recordMs = (System.nanoTime() - started) / 1_000_000;
+            if (result.outcome() != PartitionRowSwap.Outcome.SWAPPED) {
+                return new HandOverOutcome(false, recordMs, false, -1, 0, "the catalog did not record the destination: "
+                        + result.outcome() + (result.found() == null ? "" : " (the row holds epoch "
+                        + result.found().epoch() + " of " + result.found().writer() + ")"));
+            }
+        } catch (RuntimeException e) {
+            return new HandOverOutcome(false, (System.nanoTime() - started) / 1_000_000, false, -1, 0,
+                    "the catalog write failed or its answer was lost: " + e.getMessage());
+        }
+        moveFaults.at(MoveFaults.Step.AFTER_RECORD);
+        long recorded = System.nanoTime();
+        try {
+            destination.openPartition(new OpenPartitionRequest(s.descriptor().database(), partitionId, s.startKey(),
+                    s.endKey()));
+        } catch (RuntimeException e) {
+            return new HandOverOutcome(true, recordMs, false, (System.nanoTime() - recorded) / 1_000_000, 0,
+                    "recorded; the open at the destination failed: " + e.getMessage());
+        }
+        return new HandOverOutcome(true, recordMs, true, (System.nanoTime() - recorded) / 1_000_000,
+                System.currentTimeMillis(), null);
     }
 
     private static void resumeMaintenance(PartitionStore store, Exception cause) {

@@ -25,6 +25,7 @@ import org.elastras.client.protocol.AggregateResponse;
 import org.elastras.client.protocol.BranchOf;
 import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
+import org.elastras.client.protocol.CatalogHandOver;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.DropIncomingRequest;
 import org.elastras.client.protocol.DropIncomingResponse;
@@ -591,7 +592,7 @@ final class TransactionService implements OtmService {
     public ClosePartitionResponse closePartition(ClosePartitionRequest request) {
         checkServing();
         if (request.liveTo() != null) {
-            return moveOut(request.partitionId(), request.liveTo());
+            return moveOut(request.partitionId(), request.liveTo(), request.handOver());
         }
         try {
             partitions.close(request.partitionId());
@@ -608,13 +609,14 @@ final class TransactionService implements OtmService {
         return new ClosePartitionResponse();
     }
 
-    private ClosePartitionResponse moveOut(long partitionId, MoveDestination to) {
+    private ClosePartitionResponse moveOut(long partitionId, MoveDestination to, CatalogHandOver handOver) {
         if (to.otmId().equals(otmId)) {
             throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "a live move of partition " + partitionId
                     + " needs another OTM as its destination, not this one");
         }
         try {
-            return new ClosePartitionResponse(partitions.moveOut(partitionId, to, peers.of(to.host(), to.port())));
+            return partitions.moveOut(partitionId, to, peers.of(to.host(), to.port()), handOver,
+                    handOver == null ? null : peers.of(handOver.host(), handOver.port()));
         } catch (IOException e) {
             throw new ElasTrasException(ErrorCode.INTERNAL, "live move of partition " + partitionId + " to " + to.otmId()
                     + " failed: " + e.getMessage(), e);

@@ -15,10 +15,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.curator.test.TestingServer;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.CatalogHandOver;
 import org.elastras.client.protocol.ClosePartitionRequest;
+import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.FlushPartitionRequest;
+import org.elastras.client.protocol.HandOverOutcome;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.LiveMoveReport;
 import org.elastras.client.protocol.MoveDestination;
@@ -200,6 +203,53 @@ class LiveMovesHandAPartitionOverTest {
                 assertBalances(toC, writers);
             } finally {
                 c.close();
+            }
+        }
+    }
+
+    /**
+     * The master hands the origin a catalog write that cannot succeed (the catalog partition it
+     * names is not served there): the hand-over completes, but the origin does not open the
+     * partition at the destination, and says so; the destination holds the complete copy until
+     * it is opened there (as the master then does), and serves every transfer.
+     */
+    @Test
+    void anOriginOpensTheDestinationOnlyAfterItsCatalogWriteSwapped() throws Exception {
+        try (TestingServer zk = new TestingServer(true)) {
+            OtmNode a = start(zk, "otm-a");
+            OtmNode b = start(zk, "otm-b");
+            Writers writers;
+            try (OtmClient toA = client(a); OtmClient toB = client(b)) {
+                open(toA);
+                openAccounts(toA);
+                writers = new Writers(toA, toB);
+                ClosePartitionResponse answer;
+                try {
+                    writers.awaitMore(200);
+                    answer = toA.closePartition(new ClosePartitionRequest(PARTITION,
+                            new MoveDestination("otm-b", "127.0.0.1", b.port()),
+                            new CatalogHandOver("127.0.0.1", a.port(), "META", 2, List.of(List.of(1L), List.of("m"),
+                                    List.of("row")))));
+                    assertTrue(b.receiving(PARTITION), "the destination holds the copy, not opened");
+                    assertFalse(toB.status().partitions().stream().anyMatch(p -> p.partitionId() == PARTITION
+                            && p.state().equals("SERVING")), "the destination does not serve it yet");
+                    open(toB); // what the master does when the origin did not
+                    writers.awaitMore(writers.total() + 200);
+                } finally {
+                    writers.close();
+                }
+                assertTrue(writers.errors.isEmpty(), "writers saw errors other than NOT_OWNER: " + writers.errors);
+                HandOverOutcome outcome = answer.handOver();
+                assertNotNull(answer.live(), "the hand-over itself happened");
+                assertNotNull(outcome);
+                assertFalse(outcome.recorded(), outcome.toString());
+                assertFalse(outcome.serving(), outcome.toString());
+                assertEquals(-1, outcome.openMs(), "no open was tried");
+                assertTrue(outcome.detail().contains("catalog write failed"), outcome.detail());
+                assertBalances(toB, writers);
+            } finally {
+                a.close();
+                b.close();
             }
         }
     }

@@ -64,6 +64,36 @@ import org.elastras.otm.catalog.PartitionRowSwap.Version;
  */
 public final class CatalogStore {
 
+    /**
+     * A write found the row holding the version of a live move's hand-over ({@link #prepareHandOver}):
+     * the move's origin recorded the destination, so the partition is there and nowhere else.
+     * The row's version is now known, so the next write of the partition may replace it.
+     */
+    public static final class HandedOverException extends Exception {
+        private final PartitionRecord recorded;
+
+        HandedOverException(PartitionRecord recorded) {
+            super("the catalog row of partition " + recorded.partitionId() + " holds the hand-over to " + recorded.owner()
+                    + " (epoch " + recorded.epoch() + ") that the move's origin wrote", null, false, false);
+            this.recorded = recorded;
+        }
+
+        /** The record the origin wrote: the partition at the live move's destination. */
+        public PartitionRecord recorded() {
+            return recorded;
+        }
+    }
+
+    /**
+     * The catalog write a live move's origin makes after its hand-over (see {@link #prepareHandOver}).
+     *
+     * @param record the partition at the destination
+     * @param version the version the row holds once it is written, this store's alone
+     * @param swapArgs the arguments of the compare-and-set procedure ({@link PartitionRowSwap})
+     */
+    public record HandOver(PartitionRecord record, Version version, List<Object> swapArgs) {
+    }
+
     /** Another master changed a record since this one read or wrote it: this one must stop acting. */
     public static final class SupersededException extends Exception {
         SupersededException(String message, Throwable cause) {
@@ -105,10 +135,18 @@ public final class CatalogStore {
     private final String writer;
     private final Function<String, SchemaSpec> schemas;
     private static final TableSchema PARTITIONS_TABLE = CatalogSchemas.meta().table(CatalogSchemas.PARTITIONS);
+    /** Marks the versions of hand-over writes: this store's writer with it is a writer no write of its own uses. */
+    static final String HAND_OVER_WRITER_SUFFIX = "+hand-over";
 
     private final ProtocolCodec codec = new ProtocolCodec();
     /** Per partition id: the row versions a write may replace. Each set is guarded by itself. */
     private final Map<Long, Set<Version>> acceptable = new ConcurrentHashMap<>();
+    /**
+     * Per partition id: the hand-over write given to a live move's origin whose outcome this store
+     * has not learned. At most one per partition; gone once learned or once this store wrote the
+     * row itself (after which it can no longer land: it names only older versions).
+     */
+    private final Map<Long, HandOver> handOvers = new ConcurrentHashMap<>();
     /** Guarded by this: the ZooKeeper version of the ROOT record last read or written, -1 if none. */
     private int rootVersion = -1;
 
@@ -255,6 +293,8 @@ public final class CatalogStore {
      *
      * @throws SupersededException if someone else changed it: another master is active
      * @throws CatalogUnavailableException if the holder cannot be reached or does not serve it now
+     * @throws HandedOverException if the row holds a live move's hand-over this store gave its origin
+     *     to write ({@link #prepareHandOver}): the partition is at that move's destination
      */
     public void write(PartitionRecord record, Holder holder) throws Exception {
         if (CatalogSchemas.level(record.database()) == 0) {
@@ -283,18 +323,79 @@ public final class CatalogStore {
             }
             result = swap(holder, what, versions, wire);
         } catch (SwapNotUsable missing) {
-            writeInTransaction(record, holder, set, row, wire);
+            try {
+                writeInTransaction(record, holder, set, row, wire);
+            } catch (FoundHandOver found) {
+                handedOver(record.partitionId(), found.found);
+                throw new IllegalStateException("unreachable: a found hand-over is pending", found);
+            }
             remember(record.partitionId(), mine);
+            handOvers.remove(record.partitionId());
             return;
         }
         switch (result.outcome()) {
-            case SWAPPED -> remember(record.partitionId(), mine);
+            case SWAPPED -> {
+                remember(record.partitionId(), mine);
+                handOvers.remove(record.partitionId());
+            }
             case MISSING -> throw new SupersededException("the catalog row of partition " + record.partitionId()
                     + " is gone from " + holder.database() + " partition " + holder.partitionId()
                     + "; another master is active and this one must step down", null);
-            case SUPERSEDED -> throw new SupersededException("the catalog row of partition " + record.partitionId()
-                    + " was written by " + result.found().writer() + " (epoch " + result.found().epoch()
-                    + "), not by this master; another master is active and this one must step down", null);
+            case SUPERSEDED -> {
+                handedOver(record.partitionId(), result.found());
+                throw new SupersededException("the catalog row of partition " + record.partitionId()
+                        + " was written by " + result.found().writer() + " (epoch " + result.found().epoch()
+                        + "), not by this master; another master is active and this one must step down", null);
+            }
+        }
+    }
+
+    /**
+     * The catalog write for a live move's origin to make once the destination holds the complete
+     * copy: {@code record} (the partition at the destination) under a version of its own that no
+     * write of this store uses, so that a later write of this store that finds it learns that the
+     * origin's write landed ({@link HandedOverException}) instead of writing over it. Null if the
+     * record cannot be written that way: ROOT's record (in ZooKeeper), or a row whose possible
+     * versions are too many to name.
+     */
+    public HandOver prepareHandOver(PartitionRecord record) {
+        if (CatalogSchemas.level(record.database()) == 0) {
+            return null;
+        }
+        Set<Version> set = acceptable.get(record.partitionId());
+        if (set == null) {
+            return null;
+        }
+        List<Version> versions;
+        synchronized (set) {
+            versions = new ArrayList<>(set);
+        }
+        if (versions.isEmpty() || versions.size() > PartitionRowSwap.VERSIONS_MAX) {
+            return null;
+        }
+        Version version = new Version(record.epoch(), writer + HAND_OVER_WRITER_SUFFIX);
+        Map<String, Object> wire = CatalogRows.toWire(toMetaRow(record), json(record), version.writer());
+        List<Object> values = new ArrayList<>(PARTITIONS_TABLE.columns().size());
+        for (Column c : PARTITIONS_TABLE.columns()) {
+            values.add(wire.get(c.name()));
+        }
+        HandOver h = new HandOver(record, version, PartitionRowSwap.args(versions, values));
+        handOvers.put(record.partitionId(), h);
+        return h;
+    }
+
+    /** The origin confirmed the hand-over's write: the row holds its version. */
+    public void handOverRecorded(HandOver h) {
+        handOvers.remove(h.record().partitionId(), h);
+        remember(h.record().partitionId(), h.version());
+    }
+
+    /** A write found {@code found} in the row: if it is a pending hand-over's, the origin's write landed. */
+    private void handedOver(long partitionId, Version found) throws HandedOverException {
+        HandOver h = handOvers.get(partitionId);
+        if (h != null && h.version().equals(found) && handOvers.remove(partitionId, h)) {
+            remember(partitionId, found);
+            throw new HandedOverException(h.record());
         }
     }
 
@@ -342,6 +443,10 @@ public final class CatalogStore {
                 ok = set.contains(version);
             }
             if (!ok) {
+                HandOver h = handOvers.get(record.partitionId());
+                if (h != null && h.version().equals(version)) {
+                    throw new FoundHandOver(version);
+                }
                 throw new Superseded("the catalog row of partition " + record.partitionId() + " was written by "
                         + found.writer() + " (epoch " + version.epoch() + "), not by this master");
             }
@@ -402,6 +507,16 @@ public final class CatalogStore {
         });
         for (PartitionRecord r : records) {
             remember(r.partitionId(), new Version(r.epoch(), writer));
+        }
+    }
+
+    /** Thrown inside a transaction body: the row holds a pending hand-over's version. */
+    private static final class FoundHandOver extends RuntimeException {
+        final Version found;
+
+        FoundHandOver(Version found) {
+            super("the row holds a hand-over", null, false, false);
+            this.found = found;
         }
     }
 

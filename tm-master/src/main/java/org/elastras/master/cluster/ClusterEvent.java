@@ -69,6 +69,19 @@ public sealed interface ClusterEvent {
     }
 
     /**
+     * The open of that epoch found, in its catalog write, the record a live move's origin wrote
+     * after handing the partition over to {@code toOtm}: the partition belongs there (that OTM
+     * holds its complete copy, or serves it, and its log may hold its last commits), not at
+     * {@code otmId}. The open did not happen.
+     */
+    record HandOverFound(long partitionId, String otmId, long epoch, String toOtm) implements ClusterEvent {
+        public HandOverFound {
+            Objects.requireNonNull(otmId, "otmId");
+            Objects.requireNonNull(toOtm, "toOtm");
+        }
+    }
+
+    /**
      * Move a serving partition to the live OTM {@code toOtm} (an operator, a drain or the balancer
      * asks; {@code reason} says which). {@code live}: a live move (copied while it serves), false a
      * coordinated one (closed, then opened); null: as {@link ClusterLimits#liveMoves()} says.

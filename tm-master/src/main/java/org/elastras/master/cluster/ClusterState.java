@@ -131,6 +131,8 @@ public final class ClusterState {
             openDone(e, out);
         } else if (event instanceof ClusterEvent.OpenFailed e) {
             openFailed(e, out);
+        } else if (event instanceof ClusterEvent.HandOverFound e) {
+            handOverFound(e, out);
         } else if (event instanceof ClusterEvent.MoveRequested e) {
             moveRequested(e, out);
         } else if (event instanceof ClusterEvent.CloseDone e) {
@@ -535,6 +537,30 @@ public final class ClusterState {
     }
 
     /** The partition if the answer is for its current open, else null (a stale answer). */
+    private void handOverFound(ClusterEvent.HandOverFound e, List<Decision> out) {
+        opensInFlight.remove(new OpenKey(e.partitionId(), e.epoch()));
+        Partition p = current(e.partitionId(), e.otmId(), e.epoch());
+        if (p == null) {
+            return;
+        }
+        p.attempts = 0;
+        p.lastFailure = null;
+        String to = e.toOtm();
+        if (!otms.containsKey(to)) {
+            // Its log may hold the partition's last commits: it opens elsewhere once that log is fenced.
+            p.state = PartitionState.UNASSIGNED;
+            if (fences.containsKey(to)) {
+                p.fenceFirst = to;
+            }
+            return;
+        }
+        p.record = p.record.assignedTo(to);
+        p.state = PartitionState.OPENING;
+        opensInFlight.add(new OpenKey(p.record.partitionId(), p.record.epoch()));
+        Address address = otms.get(to);
+        out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
+    }
+
     private Partition current(long partitionId, String otmId, long epoch) {
         Partition p = partitions.get(partitionId);
         if (p == null || p.state != PartitionState.OPENING || p.record.epoch() != epoch

@@ -49,10 +49,12 @@ import org.elastras.client.ActiveMaster;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.Operation;
+import org.elastras.client.protocol.CatalogHandOver;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.MoveDestination;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.HandOverOutcome;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.HeartbeatRequest;
 import org.elastras.client.protocol.HeartbeatResponse;
@@ -129,6 +131,13 @@ public final class Master implements AutoCloseable {
     private CuratorCache membership;
     /** Written on the loop, read by IO threads: the schema of every database, by canonical name. */
     private final Map<String, SchemaSpec> schemas = new ConcurrentHashMap<>();
+    /** Live moves' hand-over writes sent to their origins and not answered yet, by partition id. */
+    private final Map<Long, CatalogStore.HandOver> handOvers = new ConcurrentHashMap<>();
+    /**
+     * Partitions that a live move's origin recorded at the destination and opened there, with that
+     * record; the loop takes an entry when it decides that open (which then needs no IO).
+     */
+    private final Map<Long, PartitionRecord> openedByOrigin = new ConcurrentHashMap<>();
     /** Clients of live OTMs by id; created by IO threads, closed on the loop when the OTM is lost. */
     private final Map<String, OtmClient> clients = new ConcurrentHashMap<>();
     /**
@@ -1263,6 +1272,16 @@ public final class Master implements AutoCloseable {
             PartitionRecord r = o.assignment();
             events.record(MasterEvents.Kind.PARTITION_ASSIGNED, "partition " + r.partitionId(), r.database() + " to "
                     + r.owner() + " (epoch " + r.epoch() + (r.epoch() > 1 ? ", reassigned" : "") + ")");
+            PartitionRecord opened = openedByOrigin.remove(r.partitionId());
+            if (r.equals(opened)) {
+                // A live move's origin recorded it here and opened it: it serves already.
+                LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
+                        + " (epoch " + r.epoch() + ", recorded and opened by the live move's origin)");
+                events.record(MasterEvents.Kind.PARTITION_OPENED, "partition " + r.partitionId(), r.database()
+                        + " serving on " + r.owner() + " (epoch " + r.epoch() + ", opened by the live move's origin)");
+                post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
+                return;
+            }
             CatalogStore.Holder holder = recordHolder(r);
             if (holder == null && CatalogSchemas.level(r.database()) > 0) {
                 post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
@@ -1288,7 +1307,8 @@ public final class Master implements AutoCloseable {
             claimSettled(r.otmId());
         } else if (d instanceof Decision.ClosePartition c) {
             PartitionRecord r = c.record();
-            submit(() -> close(myTerm, c), () -> post(myTerm, () -> apply(myTerm,
+            CatalogHandOver handOver = c.liveTo() == null ? null : handOverFor(r.assignedTo(c.liveTo().otmId()));
+            submit(() -> close(myTerm, c, handOver), () -> post(myTerm, () -> apply(myTerm,
                     new ClusterEvent.CloseFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
         } else if (d instanceof Decision.MoveStarted m) {
             if (!moveLedger.inFlight().containsKey(m.partitionId())) {
@@ -1381,7 +1401,14 @@ public final class Master implements AutoCloseable {
         try {
             // The record first: a master taking over must know about an open that may have happened.
             try {
-                catalog.write(r, holder);
+                writeRecord(r, holder);
+            } catch (CatalogStore.HandedOverException e) {
+                String to = e.recorded().owner();
+                LOG.info(() -> "partition " + r.partitionId() + " is not opened on " + r.owner() + ": " + e.getMessage());
+                events.record(MasterEvents.Kind.PARTITION_OPEN_FAILED, "partition " + r.partitionId(), "not opened on "
+                        + r.owner() + ": " + e.getMessage());
+                post(myTerm, () -> apply(myTerm, new ClusterEvent.HandOverFound(r.partitionId(), r.owner(), r.epoch(), to)));
+                return;
             } catch (CatalogStore.CatalogUnavailableException e) {
                 LOG.info(() -> "partition " + r.partitionId() + " waits for the catalog: " + e.getMessage());
                 post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenFailed(r.partitionId(), r.owner(), r.epoch(),
@@ -1440,6 +1467,42 @@ public final class Master implements AutoCloseable {
     }
 
     /**
+     * IO thread: writes an open's record. If the row holds a live move's hand-over to the OTM this
+     * open goes to anyway (the origin wrote it and its answer was lost), the write is made again over
+     * it; a hand-over to another OTM is thrown.
+     */
+    private void writeRecord(PartitionRecord r, CatalogStore.Holder holder) throws Exception {
+        try {
+            catalog.write(r, holder);
+        } catch (CatalogStore.HandedOverException e) {
+            if (!e.recorded().owner().equals(r.owner())) {
+                throw e;
+            }
+            catalog.write(r, holder);
+        }
+    }
+
+    /**
+     * Loop thread: the catalog write a live move's origin makes after its hand-over, so that it
+     * opens the partition at the destination without waiting for this master; null if this record
+     * is not written that way (its catalog partition does not serve now, or see
+     * {@link CatalogStore#prepareHandOver}).
+     */
+    private CatalogHandOver handOverFor(PartitionRecord next) {
+        CatalogStore.Holder holder = recordHolder(next);
+        if (holder == null) {
+            return null;
+        }
+        CatalogStore.HandOver h = catalog.prepareHandOver(next);
+        if (h == null) {
+            return null;
+        }
+        handOvers.put(next.partitionId(), h);
+        return new CatalogHandOver(holder.otm().address().getHost(), holder.otm().address().getPort(),
+                holder.database(), holder.partitionId(), h.swapArgs());
+    }
+
+    /**
      * IO thread: registers every schema this master knows on an OTM that just joined, so that the
      * first partition moved or assigned to it opens without {@code registerDatabase} on its
      * critical path (the first requests to a freshly started OTM took 0.8-1.1 s in the elasticity
@@ -1474,8 +1537,12 @@ public final class Master implements AutoCloseable {
         };
     }
 
-    /** IO thread: a move's close at the origin; NOT_OWNER means it does not serve it (any more): closed. */
-    private void close(long myTerm, Decision.ClosePartition c) {
+    /**
+     * IO thread: a move's close at the origin; NOT_OWNER means it does not serve it (any more):
+     * closed. With {@code handOver}, the origin of a live move also records the destination and
+     * opens it there; what it confirms is noted for the loop (the open then needs no IO).
+     */
+    private void close(long myTerm, Decision.ClosePartition c, CatalogHandOver handOver) {
         PartitionRecord r = c.record();
         long started = System.nanoTime();
         try {
@@ -1483,7 +1550,7 @@ public final class Master implements AutoCloseable {
             Decision.LiveTarget to = c.liveTo();
             try {
                 answer = clientFor(r.owner(), c.host(), c.port()).closePartition(new ClosePartitionRequest(r.partitionId(),
-                        to == null ? null : new MoveDestination(to.otmId(), to.host(), to.port())));
+                        to == null ? null : new MoveDestination(to.otmId(), to.host(), to.port()), handOver));
             } catch (ElasTrasException e) {
                 // NOT_OWNER: it does not serve it (any more). After a live move that is no proof
                 // the destination holds it complete: only a hand-over's answer is.
@@ -1497,6 +1564,21 @@ public final class Master implements AutoCloseable {
                 if (answer != null && answer.live() != null) {
                     phases.copiedLive(answer.live());
                 }
+            }
+            CatalogStore.HandOver h = handOver == null ? null : handOvers.remove(r.partitionId());
+            HandOverOutcome outcome = answer == null ? null : answer.handOver();
+            if (h != null && outcome != null && outcome.recorded()) {
+                catalog.handOverRecorded(h);
+                if (outcome.serving()) {
+                    openedByOrigin.put(r.partitionId(), h.record());
+                    if (phases != null) {
+                        phases.openedByOrigin(outcome.recordMs(), outcome.openMs(), outcome.servingAtEpochMs());
+                    }
+                }
+            }
+            if (outcome != null && !outcome.serving()) {
+                LOG.info(() -> "partition " + r.partitionId() + ": the live move's origin left the record and the open to"
+                        + " this master: " + outcome.detail());
             }
             post(myTerm, () -> apply(myTerm, new ClusterEvent.CloseDone(r.partitionId(), r.owner(), r.epoch())));
         } catch (Exception e) {

@@ -19,6 +19,10 @@ final class MovePhases {
     private volatile long openMs = -1;
     /** A live move's figures from the origin; null for a coordinated move. */
     private volatile LiveMoveReport live;
+    /** When the origin recorded the destination and opened it there: its figures; else -1 / 0. */
+    private volatile long originRecordMs = -1;
+    private volatile long originOpenMs = -1;
+    private volatile long originServingAtEpochMs;
 
     void closed(long ms) {
         closeMs = ms;
@@ -29,14 +33,26 @@ final class MovePhases {
         live = report;
     }
 
+    /** The origin of a live move recorded the destination in the catalog and opened the partition there. */
+    void openedByOrigin(long recordMs, long openMs, long servingAtEpochMs) {
+        originRecordMs = recordMs;
+        originOpenMs = openMs;
+        originServingAtEpochMs = servingAtEpochMs;
+    }
+
     /**
      * For a live move, how long the partition served nowhere: from the origin's pause (its wall
-     * clock) to {@code servingAtEpochMs} (the master's wall clock when the destination confirmed
-     * it serves); -1 for a coordinated move. On one machine both clocks are one.
+     * clock) to when the destination's confirmation that it serves reached whoever opened it: the
+     * origin (its clock), or this master ({@code servingAtEpochMs}, its clock); -1 for a
+     * coordinated move. On one machine both clocks are one.
      */
     long unavailableMs(long servingAtEpochMs) {
         LiveMoveReport r = live;
-        return r == null ? -1 : Math.max(0, servingAtEpochMs - r.pausedAtEpochMs());
+        if (r == null) {
+            return -1;
+        }
+        long serving = originServingAtEpochMs > 0 ? originServingAtEpochMs : servingAtEpochMs;
+        return Math.max(0, serving - r.pausedAtEpochMs());
     }
 
     void opened(long catalogWriteMs, long registerMs, long openMs) {
@@ -56,6 +72,9 @@ final class MovePhases {
         String close = r == null ? "close " + closeMs + " ms" : "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
                 + " commits shipped in " + r.batches() + " batches" + (r.forced() ? ", FORCED: not caught up in time" : "")
                 + "), origin paused " + r.pausedMs() + " ms (" + r.pausePhases() + "), close round trip " + closeMs + " ms";
+        if (originServingAtEpochMs > 0) {
+            return close + ", recorded by the origin in " + originRecordMs + " ms, opened by it in " + originOpenMs + " ms";
+        }
         return close + ", catalog write " + catalogWriteMs + " ms, register " + registerMs + " ms, open " + openMs + " ms";
     }
 }

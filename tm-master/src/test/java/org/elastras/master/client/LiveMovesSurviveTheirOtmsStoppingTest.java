@@ -49,6 +49,22 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
         run(MoveFaults.Step.AFTER_HAND_OVER, Stopped.ORIGIN);
     }
 
+    /**
+     * The origin recorded the destination in the catalog (the master's hand-over write) and
+     * stopped before opening it there or answering: the master's close fails, its next write of the
+     * record finds the hand-over, and the partition opens at the destination, nowhere else.
+     */
+    @Test
+    void anOriginStoppedAfterRecordingTheDestinationLeavesThePartitionThere() throws Exception {
+        run(MoveFaults.Step.AFTER_RECORD, Stopped.ORIGIN);
+    }
+
+    /** The catalog names the destination, which stops before it is opened: its log is fenced and the partition recovered elsewhere. */
+    @Test
+    void aDestinationStoppedAfterItWasRecordedIsFencedAndThePartitionRecoveredElsewhere() throws Exception {
+        run(MoveFaults.Step.AFTER_RECORD, Stopped.DESTINATION);
+    }
+
     private void run(MoveFaults.Step step, Stopped stopped) throws Exception {
         List<ElasTrasClient> clients = new ArrayList<>();
         try (ClientTestCluster cluster = new ClientTestCluster(temp, List.of("otm-1", "otm-2", "otm-3"))) {
@@ -72,7 +88,8 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
             originNode.moveFaults().release();
 
             // The partition serves again on one live OTM, the one the catalog names.
-            String expected = stopped == Stopped.DESTINATION ? origin : null;
+            String expected = step == MoveFaults.Step.AFTER_RECORD && stopped == Stopped.ORIGIN ? destination
+                    : stopped == Stopped.DESTINATION && step != MoveFaults.Step.AFTER_RECORD ? origin : null;
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BOUND_MS);
             while (true) {
                 PartitionView v = view(cluster, PARTITION);

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.elastras.client.ElasTrasClient;
+import org.elastras.master.cluster.MasterEvents;
 import org.elastras.master.cluster.PartitionState;
 import org.elastras.master.cluster.PartitionView;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,7 @@ class MovesUnderLoadSurfaceNoErrorTest {
             List<String> otms = List.of("otm-1", "otm-2", "otm-3");
             List<Long> movesMs = new ArrayList<>();
             List<Long> liveMovesMs = new ArrayList<>();
+            long eventsBefore = cluster.master.events().lastSequence();
             for (int round = 0; round < 3; round++) {
                 boolean live = round > 0;
                 for (long id = 3; id <= 6; id++) {
@@ -59,6 +61,12 @@ class MovesUnderLoadSurfaceNoErrorTest {
             }
 
             assertEquals(12, cluster.master.movesFinished(), "every move finished");
+            // Each live move's origin recorded the destination and opened it there itself.
+            long openedByOrigin = cluster.master.events().after(eventsBefore, MasterEvents.CAPACITY_MAX).stream()
+                    .filter(e -> e.kind() == MasterEvents.Kind.PARTITION_OPENED
+                            && e.message().contains("opened by the live move's origin"))
+                    .count();
+            assertEquals(liveMovesMs.size(), openedByOrigin, "live moves opened at the destination by their origin");
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                     () -> cluster.master.movePartition(3, view(cluster, 3).record().owner()));
             assertTrue(refused.getMessage().contains("serves it already"), refused.getMessage());

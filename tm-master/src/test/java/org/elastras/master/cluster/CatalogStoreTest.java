@@ -24,6 +24,7 @@ import org.elastras.catalog.schema.Names;
 import org.elastras.client.CatalogRows;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.Isolation;
@@ -31,6 +32,7 @@ import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
+import org.elastras.otm.catalog.PartitionRowSwap;
 import org.elastras.otm.server.OtmConfig;
 import org.elastras.otm.server.OtmNode;
 import org.junit.jupiter.api.AfterEach;
@@ -194,6 +196,80 @@ class CatalogStoreTest {
         // The new master goes on writing.
         next.write(moved.assignedTo("otm-1"), meta());
         assertEquals("otm-1", reader.loadMeta(client, 2, Set.of("BANK")).partitions().get(0).owner());
+    }
+
+    /** A tenant recorded at otm-1 by the master {@code store}; returns its record. */
+    private PartitionRecord tenantAtOtm1(CatalogStore store) throws Exception {
+        SchemaSpec bank = SchemaSpec.of(MasterReassignsAFailedOtmsPartitionsTest.bank());
+        schemas.put("BANK", bank);
+        PartitionRecord tenant = PartitionRecord.unassigned("BANK", 3, null, null);
+        store.createDatabase(bank, List.of(tenant), root(), r -> meta());
+        PartitionRecord atOtm1 = tenant.assignedTo("otm-1");
+        store.write(atOtm1, meta());
+        return atOtm1;
+    }
+
+    /** What a live move's origin does with the master's hand-over: the compare-and-set on META. */
+    private PartitionRowSwap.Outcome swapAsTheOrigin(CatalogStore.HandOver h) {
+        return PartitionRowSwap.Result.fromWire(client.call(new CallRequest(CatalogSchemas.META_DATABASE,
+                CatalogSchemas.FIRST_META_PARTITION_ID, PartitionRowSwap.NAME, h.swapArgs(), Isolation.SERIALIZABLE, 0))
+                .result()).outcome();
+    }
+
+    private String ownerRead(String writer) throws Exception {
+        CatalogStore reader = store(writer);
+        reader.loadRootRecord();
+        return reader.loadMeta(client, CatalogSchemas.FIRST_META_PARTITION_ID, Set.of("BANK")).partitions().get(0).owner();
+    }
+
+    @Test
+    void aHandOverTheOriginWroteIsFoundByTheMastersNextWriteNotOverwritten() throws Exception {
+        CatalogStore master = bootstrap("master-a/1");
+        PartitionRecord atOtm1 = tenantAtOtm1(master);
+        CatalogStore.HandOver h = master.prepareHandOver(atOtm1.assignedTo("otm-2"));
+        assertEquals(PartitionRowSwap.Outcome.SWAPPED, swapAsTheOrigin(h));
+        assertEquals("otm-2", ownerRead("reader/2"));
+
+        // The origin's answer was lost: the master reopens at the origin, and its write finds the hand-over.
+        CatalogStore.HandedOverException found = assertThrows(CatalogStore.HandedOverException.class,
+                () -> master.write(atOtm1.assignedTo("otm-1"), meta()));
+        assertEquals(atOtm1.assignedTo("otm-2"), found.recorded());
+        assertEquals("otm-2", ownerRead("reader/3"), "the hand-over was not overwritten");
+        // Now known, the row is replaced by the master's next write (the partition opened at the destination).
+        PartitionRecord atOtm2 = atOtm1.assignedTo("otm-1").assignedTo("otm-2");
+        master.write(atOtm2, meta());
+        assertEquals(List.of(atOtm2), store("reader/4").loadMeta(client, 2, Set.of("BANK")).partitions());
+    }
+
+    @Test
+    void aHandOverThatArrivesAfterTheMastersOwnWriteChangesNothing() throws Exception {
+        CatalogStore master = bootstrap("master-a/1");
+        PartitionRecord atOtm1 = tenantAtOtm1(master);
+        CatalogStore.HandOver h = master.prepareHandOver(atOtm1.assignedTo("otm-2"));
+        master.write(atOtm1.assignedTo("otm-1"), meta());
+        assertEquals(PartitionRowSwap.Outcome.SUPERSEDED, swapAsTheOrigin(h));
+        assertEquals("otm-1", ownerRead("reader/2"));
+        // Nothing pending any more: the master's writes go on as before.
+        master.write(atOtm1.assignedTo("otm-1").assignedTo("otm-3"), meta());
+        assertEquals("otm-3", ownerRead("reader/3"));
+    }
+
+    @Test
+    void aConfirmedHandOverIsTheVersionTheNextWriteReplaces() throws Exception {
+        CatalogStore master = bootstrap("master-a/1");
+        PartitionRecord atOtm1 = tenantAtOtm1(master);
+        CatalogStore.HandOver h = master.prepareHandOver(atOtm1.assignedTo("otm-2"));
+        assertTrue(h.version().writer().startsWith("master-a/1"), h.version().toString());
+        assertEquals(PartitionRowSwap.Outcome.SWAPPED, swapAsTheOrigin(h));
+        master.handOverRecorded(h);
+        master.write(atOtm1.assignedTo("otm-2").assignedTo("otm-3"), meta());
+        assertEquals("otm-3", ownerRead("reader/2"));
+        // A store that never read the row has no hand-over to give, nor one for ROOT (in ZooKeeper).
+        CatalogStore next = store("master-b/2");
+        next.loadRootRecord();
+        assertNull(next.prepareHandOver(atOtm1), "nothing read yet, nothing to hand over");
+        assertNull(master.prepareHandOver(new PartitionRecord("ROOT", 1, null, null, "otm-2", 5)),
+                "ROOT's record is in ZooKeeper");
     }
 
     /** Writes {@code record} with ever newer epochs while META is closed: every attempt fails and is remembered. */

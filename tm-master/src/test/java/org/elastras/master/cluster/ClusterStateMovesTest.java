@@ -159,6 +159,43 @@ class ClusterStateMovesTest {
     }
 
     @Test
+    void anOpenThatFindsTheOriginsHandOverRecordOpensAtTheDestinationInstead() {
+        twoOtmsFourPartitions();
+        on(new OtmJoined("otm-c", "hc", 3));
+        on(new MoveRequested(1, "otm-c", "operator", true));
+        // The origin recorded otm-c and its answer was lost: the master reopens at the origin...
+        PartitionRecord reopen = only(on(new CloseFailed(1, "otm-a", 1, "answer lost")), OpenPartition.class).get(0)
+                .assignment();
+        assertEquals("otm-a", reopen.owner());
+        // ...whose record write finds the hand-over: the partition opens at otm-c, under a newer epoch.
+        assertTrue(on(new ClusterEvent.HandOverFound(1, "otm-b", 2, "otm-c")).isEmpty(),
+                "a finding for another OTM's open is stale");
+        assertEquals(PartitionState.OPENING, view(1).state());
+        assertEquals(reopen, view(1).record());
+        List<Decision> found = on(new ClusterEvent.HandOverFound(1, "otm-a", 2, "otm-c"));
+        PartitionRecord atC = new PartitionRecord("SHOP", 1, null, null, "otm-c", 3);
+        assertEquals(List.of(new OpenPartition(atC, "hc", 3)), found);
+        assertEquals(PartitionState.OPENING, view(1).state());
+        on(new OpenDone(1, "otm-c", 3));
+        assertEquals(PartitionState.SERVING, view(1).state());
+        assertEquals(atC, view(1).record());
+
+        // A hand-over found to an OTM that is gone: nobody opens it before that OTM's log is fenced.
+        on(new MoveRequested(2, "otm-c", "operator", true));
+        PartitionRecord reopen2 = only(on(new CloseFailed(2, "otm-b", 1, "answer lost")), OpenPartition.class).get(0)
+                .assignment();
+        on(new OtmLost("otm-c"));
+        List<Decision> foundGone = on(new ClusterEvent.HandOverFound(2, "otm-b", reopen2.epoch(), "otm-c"));
+        assertTrue(only(foundGone, OpenPartition.class).isEmpty(), "no open before otm-c's fence");
+        assertEquals(PartitionState.UNASSIGNED, view(2).state());
+        on(new Tick(5_000));
+        assertTrue(only(on(new Tick(6_000)), OpenPartition.class).isEmpty());
+        List<Decision> fenced = on(new FenceDone("otm-c"));
+        assertTrue(only(fenced, OpenPartition.class).stream().anyMatch(o -> o.assignment().partitionId() == 2),
+                "opens once otm-c's log is fenced: " + fenced);
+    }
+
+    @Test
     void afterAFailedLiveMoveThePartitionsNextMoveIsCoordinatedThenLiveAgain() {
         state = new ClusterState(LIMITS.withLiveMoves(true), 0);
         twoOtmsFourPartitions();

@@ -1,0 +1,33 @@
+package org.elastras.client.protocol;
+
+import java.util.List;
+
+/**
+ * The catalog write that ends a live move, handed by the master to the origin (see
+ * {@link ClosePartitionRequest#handOver()}): once the destination holds the complete copy, the
+ * origin calls the catalog's compare-and-set procedure ({@code PartitionRowSwap}) on the catalog
+ * partition that holds the moved partition's record, and if the row swapped, opens the partition
+ * at the destination itself. The master's own catalog write and open would otherwise follow the
+ * close's answer, with the partition served nowhere meanwhile. Immutable.
+ *
+ * @param host where the OTM serving the catalog partition that holds the record listens
+ * @param port its protocol port
+ * @param database that catalog partition's database
+ * @param partitionId that catalog partition
+ * @param swapArgs the compare-and-set's arguments: the versions the row may hold, the new row
+ */
+public record CatalogHandOver(String host, int port, String database, long partitionId, List<Object> swapArgs) {
+
+    public CatalogHandOver {
+        Fields.requireName("closePartition", "handOver.host", host, ProtocolLimits.NAME_LENGTH_MAX);
+        if (port <= 0 || port > 65_535) {
+            throw Fields.malformed("closePartition", "handOver.port must be in [1, 65535], got " + port);
+        }
+        Fields.requireName("closePartition", "handOver.database", database, ProtocolLimits.NAME_LENGTH_MAX);
+        Fields.requirePartitionId("closePartition", partitionId);
+        swapArgs = Fields.args("closePartition", "handOver.swapArgs", swapArgs);
+        if (swapArgs.isEmpty()) {
+            throw Fields.malformed("closePartition", "handOver.swapArgs is empty");
+        }
+    }
+}
