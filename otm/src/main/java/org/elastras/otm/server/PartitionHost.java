@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -511,6 +513,7 @@ final class PartitionHost {
         }
         boolean removed = false;
         boolean finishSent = false;
+        CompletableFuture<Recorded> record = null;
         long[] batches = {0};
         try {
             s.store().flush();
@@ -556,6 +559,9 @@ final class PartitionHost {
             served.remove(partitionId);
             removed = true;
             long drained = System.nanoTime();
+            // Nothing commits here any more: the catalog may name the destination while the last
+            // versions travel (it is opened there only once both are done).
+            record = handOver == null ? null : recordAsync(partitionId, handOver, catalogHolder);
             while (shipSome(partitionId, outbox, destination, batches, 0) > 0) {
                 // the commits that ended during the pause
             }
@@ -570,7 +576,7 @@ final class PartitionHost {
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
                     + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
             moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
-            HandOverOutcome outcome = handOver == null ? null : finishHandOver(s, destination, handOver, catalogHolder);
+            HandOverOutcome outcome = record == null ? null : finishHandOver(s, destination, record);
             s.store().close();
             // The manifest names this OTM's log until the destination's first flush.
             handedOff.put(partitionId, s.store().directory());
@@ -593,7 +599,7 @@ final class PartitionHost {
                 dropCopyAt(destination, partitionId);
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
                         + " given up before its pause; it serves on here: " + e);
-            } else if (!finishSent) {
+            } else if (!finishSent && record == null) {
                 // Nothing but this OTM wrote the partition's manifest: serve on from memory.
                 transactions.addPartition(partitionId, s.store());
                 serve(partitionId, s);
@@ -602,7 +608,8 @@ final class PartitionHost {
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
                         + " failed during its pause; it serves on here: " + e);
             } else {
-                // The destination may or may not have written its manifest: only the DFS can tell.
+                // The destination may or may not have written its manifest, or the catalog may name
+                // it already: only the DFS and the catalog can tell.
                 s.store().close();
                 handedOff.put(partitionId, s.store().directory());
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
@@ -612,33 +619,61 @@ final class PartitionHost {
         }
     }
 
+    /** What became of a live move's catalog write: whether the row swapped, how long it took, why not. */
+    private record Recorded(boolean swapped, long ms, String detail) {
+    }
+
     /**
-     * After the hand-over: writes the master's catalog record of the destination (a
-     * compare-and-set on the catalog partition that holds it) and, if the row swapped, opens the
-     * partition at the destination, which serves its complete copy at once. The partition is then
-     * unavailable only for the pause, the write and the open, not also for the close's answer
-     * reaching the master and the master's own write and open. Never throws: the hand-over is done
-     * whatever happens here; the master finishes what this did not (its own catalog write learns
-     * whether this one landed).
+     * Starts the master's catalog write of the destination (a compare-and-set on the catalog
+     * partition that holds the record) on a thread of its own, so that it overlaps the last
+     * versions' trip and the hand-over. Called once nothing commits here any more. The result is
+     * never an exception.
      */
-    private HandOverOutcome finishHandOver(Served s, OtmClient destination, CatalogHandOver h,
-            OtmClient catalogHolder) {
-        long partitionId = s.descriptor().id().value();
-        long started = System.nanoTime();
-        long recordMs;
-        try {
-            PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.call(new CallRequest(
-                    h.database(), h.partitionId(), PartitionRowSwap.NAME, h.swapArgs(), Isolation.SERIALIZABLE, 0))
-                    .result());
-            recordMs = (System.nanoTime() - started) / 1_000_000;
-            if (result.outcome() != PartitionRowSwap.Outcome.SWAPPED) {
-                return new HandOverOutcome(false, recordMs, false, -1, 0, "the catalog did not record the destination: "
-                        + result.outcome() + (result.found() == null ? "" : " (the row holds epoch "
-                        + result.found().epoch() + " of " + result.found().writer() + ")"));
+    private CompletableFuture<Recorded> recordAsync(long partitionId, CatalogHandOver h, OtmClient catalogHolder) {
+        return CompletableFuture.supplyAsync(() -> {
+            long started = System.nanoTime();
+            try {
+                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.call(new CallRequest(
+                        h.database(), h.partitionId(), PartitionRowSwap.NAME, h.swapArgs(), Isolation.SERIALIZABLE, 0))
+                        .result());
+                long ms = (System.nanoTime() - started) / 1_000_000;
+                return result.outcome() == PartitionRowSwap.Outcome.SWAPPED ? new Recorded(true, ms, null)
+                        : new Recorded(false, ms, "the catalog did not record the destination: " + result.outcome()
+                                + (result.found() == null ? "" : " (the row holds epoch " + result.found().epoch() + " of "
+                                + result.found().writer() + ")"));
+            } catch (RuntimeException e) {
+                return new Recorded(false, (System.nanoTime() - started) / 1_000_000,
+                        "the catalog write failed or its answer was lost: " + e.getMessage());
             }
-        } catch (RuntimeException e) {
-            return new HandOverOutcome(false, (System.nanoTime() - started) / 1_000_000, false, -1, 0,
-                    "the catalog write failed or its answer was lost: " + e.getMessage());
+        }, task -> {
+            // One short-lived thread per live move out: as many as the moves this OTM serves at once.
+            Thread t = new Thread(task, "live-move-record-" + partitionId);
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    /**
+     * After the hand-over: once the catalog names the destination ({@link #recordAsync}), opens
+     * the partition there, which serves its complete copy at once. The partition is then
+     * unavailable only for the pause, the write's remainder and the open, not also for the close's
+     * answer reaching the master and the master's own write and open. Never throws: the hand-over
+     * is done whatever happens here; the master finishes what this did not (its own catalog write
+     * learns whether this one landed).
+     */
+    private HandOverOutcome finishHandOver(Served s, OtmClient destination, CompletableFuture<Recorded> record) {
+        long partitionId = s.descriptor().id().value();
+        Recorded r;
+        try {
+            r = record.get(OPEN_TIMESTAMP_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new HandOverOutcome(false, -1, false, -1, 0, "interrupted while the catalog write was in flight");
+        } catch (ExecutionException | TimeoutException e) {
+            return new HandOverOutcome(false, -1, false, -1, 0, "the catalog write did not finish: " + e);
+        }
+        if (!r.swapped()) {
+            return new HandOverOutcome(false, r.ms(), false, -1, 0, r.detail());
         }
         moveFaults.at(MoveFaults.Step.AFTER_RECORD);
         long recorded = System.nanoTime();
@@ -646,10 +681,10 @@ final class PartitionHost {
             destination.openPartition(new OpenPartitionRequest(s.descriptor().database(), partitionId, s.startKey(),
                     s.endKey()));
         } catch (RuntimeException e) {
-            return new HandOverOutcome(true, recordMs, false, (System.nanoTime() - recorded) / 1_000_000, 0,
+            return new HandOverOutcome(true, r.ms(), false, (System.nanoTime() - recorded) / 1_000_000, 0,
                     "recorded; the open at the destination failed: " + e.getMessage());
         }
-        return new HandOverOutcome(true, recordMs, true, (System.nanoTime() - recorded) / 1_000_000,
+        return new HandOverOutcome(true, r.ms(), true, (System.nanoTime() - recorded) / 1_000_000,
                 System.currentTimeMillis(), null);
     }
 
@@ -820,7 +855,7 @@ final class PartitionHost {
     /**
      * Completes a copy: the origin stopped committing and every batch it shipped arrived (each
      * durable in this OTM's log, which the partition's manifest names). Idempotent. The copy
-     * serves once the master opens the partition here.
+     * serves once it is opened here (by the origin after its catalog write, or by the master).
      *
      * @return the sequence of the manifest the copy wrote when it began
      */
@@ -833,8 +868,15 @@ final class PartitionHost {
             }
             in.complete = true;
             in.touchedNanos = System.nanoTime();
-            return in.begun.sequence();
         }
+        // The open that serves the copy needs a commit timestamp above the copy's: ask for it now,
+        // without waiting, so that the open finds it here (it checks again).
+        try {
+            timestamps.liftAbove(Math.max(0, in.store.maxCts()), 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return in.begun.sequence();
     }
 
     /**
