@@ -3,23 +3,20 @@ package org.elastras.client.protocol;
 import java.util.List;
 
 /**
- * The catalog write that ends a move, handed by the master to the origin (see
- * {@link ClosePartitionRequest#handOver()}): once nothing commits at the origin any more (a live
- * move's destination then holds the complete copy; a coordinated close has flushed and closed),
- * the origin calls the catalog's compare-and-set procedure ({@code PartitionRowSwap}) on the
- * catalog partition that holds the moved partition's record, and if the row swapped, opens the
- * partition at {@code openAt} itself. The master's own catalog write and open would otherwise
- * follow the close's answer, with the partition served nowhere meanwhile. Immutable.
+ * The catalog write that ends a live move, handed by the master to the origin (see
+ * {@link ClosePartitionRequest#handOver()}): once the destination holds the complete copy, the
+ * origin calls the catalog's compare-and-set procedure ({@code PartitionRowSwap}) on the catalog
+ * partition that holds the moved partition's record, and if the row swapped, opens the partition
+ * at the destination itself. The master's own catalog write and open would otherwise follow the
+ * close's answer, with the partition served nowhere meanwhile. Immutable.
  *
  * @param host where the OTM serving the catalog partition that holds the record listens
  * @param port its protocol port
  * @param database that catalog partition's database
  * @param partitionId that catalog partition
  * @param swapArgs the compare-and-set's arguments: the versions the row may hold, the new row
- * @param openAt the move's destination, which the row names: where to open the partition
  */
-public record CatalogHandOver(String host, int port, String database, long partitionId, List<Object> swapArgs,
-        MoveDestination openAt) {
+public record CatalogHandOver(String host, int port, String database, long partitionId, List<Object> swapArgs) {
 
     public CatalogHandOver {
         Fields.requireName("closePartition", "handOver.host", host, ProtocolLimits.NAME_LENGTH_MAX);
@@ -31,9 +28,6 @@ public record CatalogHandOver(String host, int port, String database, long parti
         swapArgs = Fields.args("closePartition", "handOver.swapArgs", swapArgs);
         if (swapArgs.isEmpty()) {
             throw Fields.malformed("closePartition", "handOver.swapArgs is empty");
-        }
-        if (openAt == null) {
-            throw Fields.malformed("closePartition", "handOver.openAt is missing");
         }
     }
 }

@@ -6,21 +6,20 @@ package org.elastras.client.protocol;
  * flight, flush, close. With it, a live move: the OTM copies the partition to that OTM while still
  * serving it (the destination opens the tables from the DFS and is sent every version committed
  * since), then pauses it briefly to hand it over; the destination serves it once the master opens
- * it there, or at once if {@code handOver} is given and its catalog write succeeds. Either kind
- * may carry {@code handOver}. Immutable.
+ * it there, or at once if {@code handOver} is given and its catalog write succeeds. Immutable.
  *
  * @param partitionId the partition
  * @param liveTo where to copy the partition live; null for a coordinated close
- * @param handOver the catalog write the origin makes once it no longer commits to the partition
- *     (after a live move's hand-over, or the close), and if it succeeds, the origin opens the
- *     partition at the destination; null to leave both to the master
+ * @param handOver with {@code liveTo}: the catalog write the origin makes after the hand-over,
+ *     and if it succeeds, the origin opens the partition at the destination; null to leave both to
+ *     the master
  */
 public record ClosePartitionRequest(long partitionId, MoveDestination liveTo, CatalogHandOver handOver) {
 
     public ClosePartitionRequest {
         Fields.requirePartitionId("closePartition", partitionId);
-        if (handOver != null && liveTo != null && !handOver.openAt().equals(liveTo)) {
-            throw Fields.malformed("closePartition", "handOver.openAt must be liveTo, the live move's destination");
+        if (handOver != null && liveTo == null) {
+            throw Fields.malformed("closePartition", "handOver is only for a live move (with liveTo)");
         }
     }
 

@@ -41,10 +41,8 @@ class ProtocolCodecTest {
                 new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000)),
                 new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false, "grace 1 ms")),
                 new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000), new CatalogHandOver(
-                        "127.0.0.1", 4001, "META", 2, List.of(List.of(4), List.of("m1"), List.of("D", 1, "otm-2")),
-                        new MoveDestination("otm-2", "127.0.0.1", 4000))),
-                new ClosePartitionRequest(1, null, new CatalogHandOver("127.0.0.1", 4001, "META", 2, List.of(1),
-                        new MoveDestination("otm-3", "127.0.0.1", 4002))),
+                        "127.0.0.1", 4001, "META", 2,
+                        List.of(List.of(4), List.of("m1"), List.of("D", 1, "otm-2")))),
                 new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false, "grace 1 ms"),
                         new HandOverOutcome(true, 14, true, 6, 1_700_000_000_030L, null)),
                 new ClosePartitionResponse(null, new HandOverOutcome(false, -1, false, -1, 0, "the catalog did not answer")),
@@ -64,15 +62,12 @@ class ProtocolCodecTest {
     }
 
     @Test
-    void aCatalogHandOverIsRefusedWithoutItsPartsOrOpeningElsewhereThanALiveMovesDestination() {
+    void aCatalogHandOverIsRefusedWithoutALiveMoveOrWithoutItsParts() {
         String live = "\"liveTo\":{\"otmId\":\"otm-2\",\"host\":\"h\",\"port\":4000}";
         String holder = "\"host\":\"h\",\"port\":4001";
-        String at3 = "\"openAt\":{\"otmId\":\"otm-3\",\"host\":\"h\",\"port\":4002}";
         String[][] cases = {
             {"{\"partitionId\":1,\"handOver\":{" + holder + ",\"database\":\"META\",\"partitionId\":2,"
-                    + "\"swapArgs\":[1]}}", "handOver.openAt"},
-            {"{\"partitionId\":1," + live + ",\"handOver\":{" + holder + ",\"database\":\"META\",\"partitionId\":2,"
-                    + "\"swapArgs\":[1]," + at3 + "}}", "must be liveTo"},
+                    + "\"swapArgs\":[1]}}", "only for a live move"},
             {"{\"partitionId\":1," + live + ",\"handOver\":{\"database\":\"META\",\"partitionId\":2,"
                     + "\"port\":4001,\"swapArgs\":[1]}}", "handOver.host"},
             {"{\"partitionId\":1," + live + ",\"handOver\":{" + holder + ",\"database\":\"META\",\"partitionId\":2,"

@@ -434,28 +434,7 @@ final class PartitionHost {
         }
     }
 
-    /**
-     * A coordinated move's close: closes the partition here and, given the master's
-     * {@code handOver}, records its destination in the catalog and opens it there
-     * ({@link #finishHandOver}), so that it serves again without waiting for the master's round
-     * trips.
-     */
-    ClosePartitionResponse closeForMove(long partitionId, CatalogHandOver handOver, OtmClient catalogHolder,
-            OtmClient destination) throws IOException, InterruptedException {
-        hostLock.readLock().lock();
-        try {
-            synchronized (lifecycle(partitionId)) {
-                Served s = closeLocked(partitionId);
-                return new ClosePartitionResponse(null, handOver == null ? null
-                        : finishHandOver(s, destination, recordAsync(partitionId, handOver, catalogHolder)));
-            }
-        } finally {
-            hostLock.readLock().unlock();
-        }
-    }
-
-    /** Closes a served partition (the caller holds the host's read lock); returns what it served. */
-    private Served closeLocked(long partitionId) throws IOException, InterruptedException {
+    private void closeLocked(long partitionId) throws IOException, InterruptedException {
         synchronized (lifecycle(partitionId)) {
             Served s = served.get(partitionId);
             if (s == null) {
@@ -481,7 +460,6 @@ final class PartitionHost {
                     + " ms, then served nobody for " + (done - started) / 1_000_000 + " ms (drain "
                     + (drained - started) / 1_000_000 + " ms, flush and manifest " + (flushed - drained) / 1_000_000
                     + " ms, log segments " + (done - flushed) / 1_000_000 + " ms)");
-            return s;
         }
     }
 
@@ -676,8 +654,8 @@ final class PartitionHost {
     }
 
     /**
-     * After the hand-over or close: once the catalog names the destination ({@link #recordAsync}),
-     * opens the partition there (a live move's destination serves its complete copy at once). The partition is then
+     * After the hand-over: once the catalog names the destination ({@link #recordAsync}), opens
+     * the partition there, which serves its complete copy at once. The partition is then
      * unavailable only for the pause, the write's remainder and the open, not also for the close's
      * answer reaching the master and the master's own write and open. Never throws: the hand-over
      * is done whatever happens here; the master finishes what this did not (its own catalog write
@@ -700,18 +678,8 @@ final class PartitionHost {
         moveFaults.at(MoveFaults.Step.AFTER_RECORD);
         long recorded = System.nanoTime();
         try {
-            OpenPartitionRequest open = new OpenPartitionRequest(s.descriptor().database(), partitionId, s.startKey(),
-                    s.endKey());
-            try {
-                destination.openPartition(open);
-            } catch (ElasTrasException e) {
-                if (e.code() != ErrorCode.UNKNOWN_DATABASE) {
-                    throw e;
-                }
-                // The destination never served this database: give it the schema, as the master would.
-                destination.registerDatabase(new RegisterDatabaseRequest(SchemaSpec.of(database(s.descriptor().database()))));
-                destination.openPartition(open);
-            }
+            destination.openPartition(new OpenPartitionRequest(s.descriptor().database(), partitionId, s.startKey(),
+                    s.endKey()));
         } catch (RuntimeException e) {
             return new HandOverOutcome(true, r.ms(), false, (System.nanoTime() - recorded) / 1_000_000, 0,
                     "recorded; the open at the destination failed: " + e.getMessage());

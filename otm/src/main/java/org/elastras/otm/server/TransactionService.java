@@ -594,15 +594,8 @@ final class TransactionService implements OtmService {
         if (request.liveTo() != null) {
             return moveOut(request.partitionId(), request.liveTo(), request.handOver());
         }
-        CatalogHandOver handOver = request.handOver();
-        if (handOver != null && handOver.openAt().otmId().equals(otmId)) {
-            throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "a move of partition " + request.partitionId()
-                    + " needs another OTM as its destination, not this one");
-        }
         try {
-            return partitions.closeForMove(request.partitionId(), handOver,
-                    handOver == null ? null : peers.of(handOver.host(), handOver.port()),
-                    handOver == null ? null : peers.of(handOver.openAt().host(), handOver.openAt().port()));
+            partitions.close(request.partitionId());
         } catch (IOException e) {
             throw new ElasTrasException(ErrorCode.INTERNAL, "closing partition " + request.partitionId()
                     + " failed: " + e.getMessage(), e);
@@ -613,6 +606,7 @@ final class TransactionService implements OtmService {
             throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + request.partitionId()
                     + " could not be drained: " + e.getMessage());
         }
+        return new ClosePartitionResponse();
     }
 
     private ClosePartitionResponse moveOut(long partitionId, MoveDestination to, CatalogHandOver handOver) {

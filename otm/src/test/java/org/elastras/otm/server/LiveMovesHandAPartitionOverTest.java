@@ -226,10 +226,10 @@ class LiveMovesHandAPartitionOverTest {
                 ClosePartitionResponse answer;
                 try {
                     writers.awaitMore(200);
-                    MoveDestination toDestination = new MoveDestination("otm-b", "127.0.0.1", b.port());
-                    answer = toA.closePartition(new ClosePartitionRequest(PARTITION, toDestination,
+                    answer = toA.closePartition(new ClosePartitionRequest(PARTITION,
+                            new MoveDestination("otm-b", "127.0.0.1", b.port()),
                             new CatalogHandOver("127.0.0.1", a.port(), "META", 2, List.of(List.of(1L), List.of("m"),
-                                    List.of("row")), toDestination)));
+                                    List.of("row")))));
                     assertTrue(b.receiving(PARTITION), "the destination holds the copy, not opened");
                     assertFalse(toB.status().partitions().stream().anyMatch(p -> p.partitionId() == PARTITION
                             && p.state().equals("SERVING")), "the destination does not serve it yet");

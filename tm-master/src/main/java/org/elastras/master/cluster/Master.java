@@ -1274,11 +1274,11 @@ public final class Master implements AutoCloseable {
                     + r.owner() + " (epoch " + r.epoch() + (r.epoch() > 1 ? ", reassigned" : "") + ")");
             PartitionRecord opened = openedByOrigin.remove(r.partitionId());
             if (r.equals(opened)) {
-                // The move's origin recorded it here and opened it: it serves already.
+                // A live move's origin recorded it here and opened it: it serves already.
                 LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
-                        + " (epoch " + r.epoch() + ", recorded and opened by the move's origin)");
+                        + " (epoch " + r.epoch() + ", recorded and opened by the live move's origin)");
                 events.record(MasterEvents.Kind.PARTITION_OPENED, "partition " + r.partitionId(), r.database()
-                        + " serving on " + r.owner() + " (epoch " + r.epoch() + ", opened by the move's origin)");
+                        + " serving on " + r.owner() + " (epoch " + r.epoch() + ", opened by the live move's origin)");
                 post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
                 return;
             }
@@ -1307,9 +1307,7 @@ public final class Master implements AutoCloseable {
             claimSettled(r.otmId());
         } else if (d instanceof Decision.ClosePartition c) {
             PartitionRecord r = c.record();
-            MoveView move = moves.get(r.partitionId());
-            String to = c.liveTo() != null ? c.liveTo().otmId() : move == null ? null : move.to();
-            CatalogHandOver handOver = to == null ? null : handOverFor(r.assignedTo(to));
+            CatalogHandOver handOver = c.liveTo() == null ? null : handOverFor(r.assignedTo(c.liveTo().otmId()));
             submit(() -> close(myTerm, c, handOver), () -> post(myTerm, () -> apply(myTerm,
                     new ClusterEvent.CloseFailed(r.partitionId(), r.owner(), r.epoch(), "IO queue full"))));
         } else if (d instanceof Decision.MoveStarted m) {
@@ -1485,17 +1483,14 @@ public final class Master implements AutoCloseable {
     }
 
     /**
-     * Loop thread: the catalog write a move's origin makes once it no longer commits to the
-     * partition (after a live move's hand-over, or the close), so that it opens the partition at
-     * the destination without waiting for this master; null if this record
+     * Loop thread: the catalog write a live move's origin makes after its hand-over, so that it
+     * opens the partition at the destination without waiting for this master; null if this record
      * is not written that way (its catalog partition does not serve now, or see
      * {@link CatalogStore#prepareHandOver}).
      */
     private CatalogHandOver handOverFor(PartitionRecord next) {
         CatalogStore.Holder holder = recordHolder(next);
-        String host = otmHosts.get(next.owner());
-        Integer port = otmPorts.get(next.owner());
-        if (holder == null || host == null || port == null) {
+        if (holder == null) {
             return null;
         }
         CatalogStore.HandOver h = catalog.prepareHandOver(next);
@@ -1504,7 +1499,7 @@ public final class Master implements AutoCloseable {
         }
         handOvers.put(next.partitionId(), h);
         return new CatalogHandOver(holder.otm().address().getHost(), holder.otm().address().getPort(),
-                holder.database(), holder.partitionId(), h.swapArgs(), new MoveDestination(next.owner(), host, port));
+                holder.database(), holder.partitionId(), h.swapArgs());
     }
 
     /**
@@ -1544,8 +1539,8 @@ public final class Master implements AutoCloseable {
 
     /**
      * IO thread: a move's close at the origin; NOT_OWNER means it does not serve it (any more):
-     * closed. With {@code handOver}, the origin also records the destination and opens it there;
-     * what it confirms is noted for the loop (the open then needs no IO).
+     * closed. With {@code handOver}, the origin of a live move also records the destination and
+     * opens it there; what it confirms is noted for the loop (the open then needs no IO).
      */
     private void close(long myTerm, Decision.ClosePartition c, CatalogHandOver handOver) {
         PartitionRecord r = c.record();
@@ -1582,7 +1577,7 @@ public final class Master implements AutoCloseable {
                 }
             }
             if (outcome != null && !outcome.serving()) {
-                LOG.info(() -> "partition " + r.partitionId() + ": the move's origin left the record and the open to"
+                LOG.info(() -> "partition " + r.partitionId() + ": the live move's origin left the record and the open to"
                         + " this master: " + outcome.detail());
             }
             post(myTerm, () -> apply(myTerm, new ClusterEvent.CloseDone(r.partitionId(), r.owner(), r.epoch())));

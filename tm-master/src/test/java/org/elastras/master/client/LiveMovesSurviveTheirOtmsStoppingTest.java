@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Live moves (issue 10), and a coordinated one whose origin records the destination, whose origin or destination stops at a chosen step, while clients
+ * Live moves (issue 10) whose origin or destination stops at a chosen step, while clients
  * increment counters on every partition: afterwards exactly one OTM serves the partition, the
  * catalog names it, no acknowledged increment is lost or doubled, and no error reached the
  * application.
@@ -65,17 +65,7 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
         run(MoveFaults.Step.AFTER_RECORD, Stopped.DESTINATION);
     }
 
-    /** The same for a coordinated move, whose origin also records the destination and opens it there. */
-    @Test
-    void aCoordinatedMovesOriginStoppedAfterRecordingTheDestinationLeavesThePartitionThere() throws Exception {
-        run(MoveFaults.Step.AFTER_RECORD, Stopped.ORIGIN, false);
-    }
-
     private void run(MoveFaults.Step step, Stopped stopped) throws Exception {
-        run(step, stopped, true);
-    }
-
-    private void run(MoveFaults.Step step, Stopped stopped, boolean liveMove) throws Exception {
         List<ElasTrasClient> clients = new ArrayList<>();
         try (ClientTestCluster cluster = new ClientTestCluster(temp, List.of("otm-1", "otm-2", "otm-3"))) {
             for (int c = 0; c < 2; c++) {
@@ -89,7 +79,7 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
             String destination = cluster.otms.keySet().stream().filter(id -> !id.equals(origin)).findFirst().orElseThrow();
             OtmNode originNode = cluster.otms.get(origin);
             originNode.moveFaults().holdAt(step);
-            PartitionView moving = cluster.master.movePartition(PARTITION, destination, liveMove);
+            PartitionView moving = cluster.master.movePartition(PARTITION, destination, true);
             assertEquals(PartitionState.CLOSING, moving.state());
             assertTrue(originNode.moveFaults().awaitHeld(step, BOUND_MS), "the move never reached " + step);
             workload.mark();
@@ -134,9 +124,8 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
                 totals = workload.check(reader);
             }
             assertTrue(totals.acknowledged() > 0);
-            System.out.printf("%s MOVE FAULT: %s stopped at %s; partition %d now at %s; %d increments acknowledged,"
-                    + " %d outcome-unknown, 0 client errors%n", liveMove ? "LIVE" : "COORDINATED", stopped, step, PARTITION,
-                    owner, totals.acknowledged(),
+            System.out.printf("LIVE MOVE FAULT: %s stopped at %s; partition %d now at %s; %d increments acknowledged,"
+                    + " %d outcome-unknown, 0 client errors%n", stopped, step, PARTITION, owner, totals.acknowledged(),
                     totals.unknown());
         } finally {
             clients.forEach(ElasTrasClient::close);
