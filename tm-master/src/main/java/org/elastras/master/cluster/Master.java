@@ -123,19 +123,22 @@ public final class Master implements AutoCloseable {
     private volatile LeaderLatch latch;
     private final ObjectMapper json = new ObjectMapper();
 
-    /** Loop thread only: incremented on every change of leadership; events of older terms are dropped. */
-    private long term;
+    /**
+     * Written on the loop thread only (IO threads read it): incremented on every change of
+     * leadership; events of older terms are dropped.
+     */
+    private volatile long term;
     /** Loop thread only: the state machine while leader, null otherwise. */
     private ClusterState state;
     /** Loop thread only: the membership watch while leader. */
     private CuratorCache membership;
     /** Written on the loop, read by IO threads: the schema of every database, by canonical name. */
     private final Map<String, SchemaSpec> schemas = new ConcurrentHashMap<>();
-    /** Live moves' hand-over writes sent to their origins and not answered yet, by partition id. */
+    /** Live moves' hand-over writes sent to their origins and not answered yet, by partition id (this term's). */
     private final Map<Long, CatalogStore.HandOver> handOvers = new ConcurrentHashMap<>();
     /**
      * Partitions that a live move's origin recorded at the destination and opened there, with that
-     * record; the loop takes an entry when it decides that open (which then needs no IO).
+     * record (this term's); the loop takes an entry when it decides that open (which then needs no IO).
      */
     private final Map<Long, PartitionRecord> openedByOrigin = new ConcurrentHashMap<>();
     /** Clients of live OTMs by id; created by IO threads, closed on the loop when the OTM is lost. */
@@ -741,6 +744,8 @@ public final class Master implements AutoCloseable {
         rebuildLoading = false;
         moves.clear();
         movePhases.clear();
+        handOvers.clear();
+        openedByOrigin.clear();
         toRemove.clear();
         removing.clear();
         otmsBeingAdded = 0;
@@ -1567,7 +1572,7 @@ public final class Master implements AutoCloseable {
             }
             CatalogStore.HandOver h = handOver == null ? null : handOvers.remove(r.partitionId());
             HandOverOutcome outcome = answer == null ? null : answer.handOver();
-            if (h != null && outcome != null && outcome.recorded()) {
+            if (h != null && outcome != null && outcome.recorded() && myTerm == term) {
                 catalog.handOverRecorded(h);
                 if (outcome.serving()) {
                     openedByOrigin.put(r.partitionId(), h.record());
