@@ -48,6 +48,8 @@ import org.elastras.master.local.LocalProvisioner;
 public final class ClusterTpccTarget implements TpccTarget {
 
     /** Balancing off (period 0): the measurement must not include moves. */
+    /** How long the ZooKeeper child may take to load its (empty) database. */
+    private static final long ZOOKEEPER_LOAD_TIMEOUT_MS = 60_000;
     private static final long START_TIMEOUT_SECONDS = 120;
     private static final long AUDIT_TIMEOUT_MS = 600_000;
     private static final int ZOOKEEPER_HEAP_MB = 256;
@@ -108,6 +110,8 @@ public final class ClusterTpccTarget implements TpccTarget {
             zookeeper = ChildJvm.start("zookeeper", "org.apache.zookeeper.server.ZooKeeperServerMain",
                     List.of(Integer.toString(zkPort), scratch.resolve("zk").toString(), Integer.toString(ZOOKEEPER_TICK_MS)),
                     ZOOKEEPER_HEAP_MB, List.of("-Dzookeeper.admin.enableServer=false"), logs.resolve("zookeeper.log"));
+            ChildJvm zk = zookeeper;
+            awaitZooKeeperLoaded(scratch.resolve("zk"), zk::alive, ZOOKEEPER_LOAD_TIMEOUT_MS, zk.log());
             java.net.URI dfs = scratch.resolve("dfs").toUri();
             client = ElasTrasClient.connect(zkConnect, ElasTrasClientConfig.defaults().withRequestTimeoutMs(AUDIT_TIMEOUT_MS));
             master = ChildJvm.start("master", "org.elastras.master.MasterMain", List.of("--zk", zkConnect, "--dfs",
@@ -192,6 +196,38 @@ public final class ClusterTpccTarget implements TpccTarget {
                 }
                 System.err.println("createDatabase TPCC, attempt " + attempt + " of " + CREATE_ATTEMPTS_MAX + ": " + e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Waits until the ZooKeeper server in {@code dataDir} has loaded its database (its first
+     * snapshot is on disk) before anything connects to it. ZooKeeper 3.9 accepts connections before
+     * it has a database, and the close of such an early connection throws inside the server
+     * (ZOOKEEPER-5051), which leaves that client waiting until its whole session timeout passed:
+     * a cluster start failed that way once in session 8 ("cannot reach ZooKeeper within 15000 ms").
+     *
+     * @throws java.io.IOException if the server exited, or did not load within {@code timeoutMs}
+     */
+    static void awaitZooKeeperLoaded(Path dataDir, java.util.function.BooleanSupplier alive, long timeoutMs, Path log)
+            throws java.io.IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        Path snapshots = dataDir.resolve("version-2");
+        while (true) {
+            if (Files.isDirectory(snapshots)) {
+                try (java.util.stream.Stream<Path> files = Files.list(snapshots)) {
+                    if (files.anyMatch(f -> f.getFileName().toString().startsWith("snapshot."))) {
+                        return;
+                    }
+                }
+            }
+            if (!alive.getAsBoolean()) {
+                throw new java.io.IOException("the ZooKeeper server exited while starting; see " + log);
+            }
+            if (System.nanoTime() >= deadline) {
+                throw new java.io.IOException("the ZooKeeper server did not load its database into " + dataDir + " within "
+                        + timeoutMs + " ms; see " + log);
+            }
+            Thread.sleep(20);
         }
     }
 
