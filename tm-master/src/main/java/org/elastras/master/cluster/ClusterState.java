@@ -239,11 +239,16 @@ public final class ClusterState {
         }
         p.liveFailed = false;
         p.movedFrom = from;
-        p.record = p.record.assignedTo(to);
-        p.state = PartitionState.OPENING;
         p.attempts = 0;
+        openAt(p, to, out);
+    }
+
+    /** Assigns the partition to the live OTM {@code otmId} under the next epoch and decides that open. */
+    private void openAt(Partition p, String otmId, List<Decision> out) {
+        p.record = p.record.assignedTo(otmId);
+        p.state = PartitionState.OPENING;
         opensInFlight.add(new OpenKey(p.record.partitionId(), p.record.epoch()));
-        Address address = otms.get(to);
+        Address address = otms.get(otmId);
         out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
     }
 
@@ -554,11 +559,7 @@ public final class ClusterState {
             }
             return;
         }
-        p.record = p.record.assignedTo(to);
-        p.state = PartitionState.OPENING;
-        opensInFlight.add(new OpenKey(p.record.partitionId(), p.record.epoch()));
-        Address address = otms.get(to);
-        out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
+        openAt(p, to, out);
     }
 
     private Partition current(long partitionId, String otmId, long epoch) {
@@ -606,11 +607,7 @@ public final class ClusterState {
             } else {
                 continue;
             }
-            p.record = p.record.assignedTo(target);
-            p.state = PartitionState.OPENING;
-            opensInFlight.add(new OpenKey(p.record.partitionId(), p.record.epoch()));
-            Address address = otms.get(target);
-            out.add(new Decision.OpenPartition(p.record, address.host(), address.port()));
+            openAt(p, target, out);
         }
     }
 
