@@ -6,6 +6,8 @@ import java.util.Objects;
 import org.elastras.catalog.meta.CatalogSchemas;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.TableSchema;
+import org.elastras.client.protocol.CallRequest;
+import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.WireValues;
 import org.elastras.otm.txn.Procedure;
 import org.elastras.otm.txn.ProcedureAbort;
@@ -86,6 +88,11 @@ public final class PartitionRowSwap implements Procedure {
     private static final TableSchema PARTITIONS = CatalogSchemas.meta().table(CatalogSchemas.PARTITIONS);
     private static final int EPOCH_INDEX = PARTITIONS.columnIndex(CatalogSchemas.EPOCH);
     private static final int WRITER_INDEX = PARTITIONS.columnIndex(CatalogSchemas.WRITER);
+
+    /** The call of this procedure on catalog partition {@code partitionId} of {@code database}, with {@link #args}. */
+    public static CallRequest request(String database, long partitionId, List<Object> args) {
+        return new CallRequest(database, partitionId, NAME, args, Isolation.SERIALIZABLE, 0);
+    }
 
     /**
      * The call's arguments.

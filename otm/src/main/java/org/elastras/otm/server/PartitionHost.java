@@ -25,7 +25,6 @@ import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.client.OtmClient;
-import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CatalogHandOver;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.DropIncomingRequest;
@@ -33,7 +32,6 @@ import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.FinishIncomingRequest;
 import org.elastras.client.protocol.HandOverOutcome;
-import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.LiveMoveReport;
 import org.elastras.client.protocol.MoveDestination;
 import org.elastras.client.protocol.OpenPartitionRequest;
@@ -633,9 +631,8 @@ final class PartitionHost {
         return CompletableFuture.supplyAsync(() -> {
             long started = System.nanoTime();
             try {
-                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.call(new CallRequest(
-                        h.database(), h.partitionId(), PartitionRowSwap.NAME, h.swapArgs(), Isolation.SERIALIZABLE, 0))
-                        .result());
+                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.call(
+                        PartitionRowSwap.request(h.database(), h.partitionId(), h.swapArgs())).result());
                 long ms = (System.nanoTime() - started) / 1_000_000;
                 return result.outcome() == PartitionRowSwap.Outcome.SWAPPED ? new Recorded(true, ms, null)
                         : new Recorded(false, ms, "the catalog did not record the destination: " + result.outcome()

@@ -30,7 +30,6 @@ import org.elastras.client.CatalogRows;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.BeginRequest;
-import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DeleteRequest;
@@ -375,11 +374,7 @@ public final class CatalogStore {
         }
         Version version = new Version(record.epoch(), writer + HAND_OVER_WRITER_SUFFIX);
         Map<String, Object> wire = CatalogRows.toWire(toMetaRow(record), json(record), version.writer());
-        List<Object> values = new ArrayList<>(PARTITIONS_TABLE.columns().size());
-        for (Column c : PARTITIONS_TABLE.columns()) {
-            values.add(wire.get(c.name()));
-        }
-        HandOver h = new HandOver(record, version, PartitionRowSwap.args(versions, values));
+        HandOver h = new HandOver(record, version, PartitionRowSwap.args(versions, rowValues(wire)));
         handOvers.put(record.partitionId(), h);
         return h;
     }
@@ -409,14 +404,10 @@ public final class CatalogStore {
     /** Calls {@link PartitionRowSwap} on the holder: one request, one transaction there. */
     private PartitionRowSwap.Result swap(Holder holder, String what, List<Version> versions, Map<String, Object> wire)
             throws CatalogUnavailableException, SwapNotUsable {
-        List<Object> values = new ArrayList<>(PARTITIONS_TABLE.columns().size());
-        for (Column c : PARTITIONS_TABLE.columns()) {
-            values.add(wire.get(c.name()));
-        }
         CallResponse response;
         try {
-            response = holder.otm().call(new CallRequest(holder.database(), holder.partitionId(), PartitionRowSwap.NAME,
-                    PartitionRowSwap.args(versions, values), Isolation.SERIALIZABLE, 0));
+            response = holder.otm().call(PartitionRowSwap.request(holder.database(), holder.partitionId(),
+                    PartitionRowSwap.args(versions, rowValues(wire))));
         } catch (ElasTrasException e) {
             if (e.code() == ErrorCode.UNKNOWN_PROCEDURE) {
                 throw new SwapNotUsable(e.getMessage());
@@ -424,6 +415,15 @@ public final class CatalogStore {
             throw unavailable(holder, what, e);
         }
         return PartitionRowSwap.Result.fromWire(response.result());
+    }
+
+    /** A PARTITIONS row's wire values in the table's column order (what the swap takes). */
+    private static List<Object> rowValues(Map<String, Object> wire) {
+        List<Object> values = new ArrayList<>(PARTITIONS_TABLE.columns().size());
+        for (Column c : PARTITIONS_TABLE.columns()) {
+            values.add(wire.get(c.name()));
+        }
+        return values;
     }
 
     /** The same compare-and-set as {@link PartitionRowSwap}, as an interactive SERIALIZABLE transaction. */

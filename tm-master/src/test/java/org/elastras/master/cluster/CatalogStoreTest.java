@@ -24,7 +24,6 @@ import org.elastras.catalog.schema.Names;
 import org.elastras.client.CatalogRows;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.BeginRequest;
-import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.Isolation;
@@ -211,9 +210,8 @@ class CatalogStoreTest {
 
     /** What a live move's origin does with the master's hand-over: the compare-and-set on META. */
     private PartitionRowSwap.Outcome swapAsTheOrigin(CatalogStore.HandOver h) {
-        return PartitionRowSwap.Result.fromWire(client.call(new CallRequest(CatalogSchemas.META_DATABASE,
-                CatalogSchemas.FIRST_META_PARTITION_ID, PartitionRowSwap.NAME, h.swapArgs(), Isolation.SERIALIZABLE, 0))
-                .result()).outcome();
+        return PartitionRowSwap.Result.fromWire(client.call(PartitionRowSwap.request(CatalogSchemas.META_DATABASE,
+                CatalogSchemas.FIRST_META_PARTITION_ID, h.swapArgs())).result()).outcome();
     }
 
     private String ownerRead(String writer) throws Exception {
