@@ -4,11 +4,12 @@ import java.util.List;
 
 /**
  * The catalog write that ends a live move, handed by the master to the origin (see
- * {@link ClosePartitionRequest#handOver()}): once the destination holds the complete copy, the
- * origin calls the catalog's compare-and-set procedure ({@code PartitionRowSwap}) on the catalog
- * partition that holds the moved partition's record, and if the row swapped, opens the partition
- * at the destination itself. The master's own catalog write and open would otherwise follow the
- * close's answer, with the partition served nowhere meanwhile. Immutable.
+ * {@link ClosePartitionRequest#handOver()}) and by the origin to the destination with its last
+ * versions (see {@link FinishIncomingRequest#handOver()}): once nothing commits at the origin any
+ * more, the destination calls the catalog's compare-and-set procedure ({@code PartitionRowSwap}) on
+ * the catalog partition that holds the moved partition's record while it logs those versions, and
+ * if the row swapped, serves the partition at once. The master's own catalog write and open would
+ * otherwise follow the close's answer, with the partition served nowhere meanwhile. Immutable.
  *
  * @param host where the OTM serving the catalog partition that holds the record listens
  * @param port its protocol port

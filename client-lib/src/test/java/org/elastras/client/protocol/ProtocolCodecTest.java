@@ -48,6 +48,9 @@ class ProtocolCodecTest {
                 new ClosePartitionResponse(null, new HandOverOutcome(false, -1, false, -1, 0, "the catalog did not answer")),
                 new ReceivePartitionRequest("D", 7, List.of(1), null, "otm-1", 4), new ReceivePartitionResponse(),
                 new ShipVersionsResponse(3), new FinishIncomingRequest(7, 3), new FinishIncomingResponse(5),
+                new FinishIncomingRequest(7, 3, List.of(), new CatalogHandOver("127.0.0.1", 4001, "META", 2,
+                        List.of(List.of(4), List.of("m1"), List.of("D", 1, "otm-2")))),
+                new FinishIncomingResponse(5, new HandOverOutcome(true, 12, true, 1, 1_700_000_000_030L, null)),
                 new DropIncomingRequest(7), new DropIncomingResponse(true),
                 new FlushPartitionRequest(1), new FlushPartitionResponse(),
                 new StatusRequest(), new StatusResponse("o", true, List.of()),
@@ -106,6 +109,33 @@ class ProtocolCodecTest {
         assertThrows(ElasTrasException.class, () -> new ShippedCommit(5, List.of(new byte[] {1}), List.of()));
         assertThrows(ElasTrasException.class, () -> new ShipVersionsRequest(7, 0, r.commits()));
         assertThrows(ElasTrasException.class, () -> new MoveDestination("o", "h", 0));
+    }
+
+    @Test
+    void aFinishCarriesTheLastVersionsAndRefusesThemUncounted() {
+        ShippedCommit last = new ShippedCommit(40, List.of(new byte[] {1}), Arrays.asList((byte[]) null));
+        FinishIncomingRequest r = new FinishIncomingRequest(7, 4, List.of(last), null);
+        for (WireFormat format : WireFormat.values()) {
+            FinishIncomingRequest back = codec.decode(codec.encode(r, format), FinishIncomingRequest.class, format, "t");
+            assertEquals(4, back.batches());
+            assertEquals(1, back.lastCommits().size());
+            assertEquals(40, back.lastCommits().get(0).cts());
+            assertArrayEquals(new byte[] {1}, back.lastCommits().get(0).keys().get(0));
+            assertNull(back.lastCommits().get(0).values().get(0), format + ": a deletion stays a deletion");
+            assertNull(back.handOver());
+        }
+        // An older origin's finish (no last versions) reads as one with none.
+        FinishIncomingRequest bare = (FinishIncomingRequest) codec.decodeRequest(Operation.FINISH_INCOMING,
+                "{\"partitionId\":7,\"batches\":3}".getBytes(StandardCharsets.UTF_8), WireFormat.JSON);
+        assertEquals(List.of(), bare.lastCommits());
+        ElasTrasException uncounted = assertThrows(ElasTrasException.class, () -> codec.decodeRequest(
+                Operation.FINISH_INCOMING, ("{\"partitionId\":7,\"batches\":0,\"lastCommits\":[{\"cts\":40,"
+                        + "\"keys\":[\"AQ==\"],\"values\":[null]}]}").getBytes(StandardCharsets.UTF_8), WireFormat.JSON));
+        assertEquals(ErrorCode.MALFORMED_REQUEST, uncounted.code());
+        assertTrue(uncounted.getMessage().contains("batches must count it"), uncounted.getMessage());
+        List<ShippedCommit> tooMany = java.util.Collections.nCopies(ShipVersionsRequest.COMMITS_MAX + 1, last);
+        ElasTrasException over = assertThrows(ElasTrasException.class, () -> new FinishIncomingRequest(7, 9, tooMany, null));
+        assertTrue(over.getMessage().contains("at most " + ShipVersionsRequest.COMMITS_MAX), over.getMessage());
     }
 
     @Test

@@ -6,10 +6,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Fault injection into this OTM's live moves out, for tests that stop an OTM at a chosen step of
- * a move: the copy caught up and the pause not begun, the pause begun, the hand-over done and the
- * master not answered yet, or the destination recorded in the catalog and not opened yet. A move that reaches a held step waits there until {@link #release} (at most 60 s)
- * and then goes on. Off unless a test holds a step. Thread-safe.
+ * Fault injection into this OTM's side of live moves, for tests that stop an OTM at a chosen
+ * step of a move: as the origin, the copy caught up and the pause not begun, the pause begun, or
+ * the hand-over done and the master not answered yet; as the destination, recorded in the catalog
+ * and not serving yet. A move that reaches a held step waits there until {@link #release} (at most
+ * 60 s) and then goes on. Off unless a test holds a step. Thread-safe.
  */
 public final class MoveFaults {
 
@@ -21,7 +22,7 @@ public final class MoveFaults {
         IN_PAUSE,
         /** The destination holds a complete copy; the master has not been answered. */
         AFTER_HAND_OVER,
-        /** The origin recorded the destination in the catalog (the master's hand-over write); not opened there yet. */
+        /** At the destination: it recorded itself in the catalog (the master's hand-over write); not serving yet. */
         AFTER_RECORD
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.elastras.catalog.key.KeyCodec;
@@ -31,10 +32,10 @@ import org.elastras.client.protocol.DropIncomingRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingResponse;
 import org.elastras.client.protocol.HandOverOutcome;
 import org.elastras.client.protocol.LiveMoveReport;
 import org.elastras.client.protocol.MoveDestination;
-import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.ReceivePartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
@@ -470,11 +471,11 @@ final class PartitionHost {
      * tables the destination opens stay as they are); the destination opens the tables and is
      * sent the outbox in batches until little is left. Then the pause: new transactions are
      * refused (clients retry at the next owner), open ones get {@link #LIVE_GRACE_MS} to end and
-     * the rest are aborted, commits in flight finish, the last versions are shipped, and the
-     * destination writes a manifest naming its own log: from then on it holds everything and this
-     * OTM nothing. Given the master's {@code handOver}, this OTM then records the destination in the
-     * catalog and, if the row swapped, opens the partition there ({@link #finishHandOver}); what it
-     * did not do, the master does.
+     * the rest are aborted, commits in flight finish, and the last versions go with the finish
+     * ({@link #finishIncoming} there): from then on the destination holds everything and this OTM
+     * nothing. The finish carries the master's {@code handOver}: the destination makes that catalog
+     * write while it logs the last versions and, if the row swapped, serves at once; what it did not
+     * do, the master does.
      *
      * <p>Failures: before the pause, the move is given up and the partition serves on here; after
      * the pause began but before the hand-over was asked for, it serves on here too (from memory:
@@ -483,12 +484,12 @@ final class PartitionHost {
      * from the DFS (the latest manifest tells which log holds its last commits).
      */
     ClosePartitionResponse moveOut(long partitionId, MoveDestination to, OtmClient destination,
-            CatalogHandOver handOver, OtmClient catalogHolder) throws IOException, InterruptedException {
+            CatalogHandOver handOver) throws IOException, InterruptedException {
         hostLock.readLock().lock();
         try {
             synchronized (lifecycle(partitionId)) {
                 try {
-                    return moveOutLocked(served(partitionId), to, destination, handOver, catalogHolder);
+                    return moveOutLocked(served(partitionId), to, destination, handOver);
                 } finally {
                     if (pausing.remove(partitionId)) {
                         admissionChanged();
@@ -501,7 +502,7 @@ final class PartitionHost {
     }
 
     private ClosePartitionResponse moveOutLocked(Served s, MoveDestination to, OtmClient destination,
-            CatalogHandOver handOver, OtmClient catalogHolder) throws IOException, InterruptedException {
+            CatalogHandOver handOver) throws IOException, InterruptedException {
         String destinationId = to.otmId();
         long partitionId = s.descriptor().id().value();
         LiveMoveOutbox outbox = new LiveMoveOutbox(LIVE_OUTBOX_BYTES_MAX);
@@ -511,7 +512,6 @@ final class PartitionHost {
         }
         boolean removed = false;
         boolean finishSent = false;
-        CompletableFuture<Recorded> record = null;
         long[] batches = {0};
         try {
             s.store().flush();
@@ -557,36 +557,51 @@ final class PartitionHost {
             served.remove(partitionId);
             removed = true;
             long drained = System.nanoTime();
-            // Nothing commits here any more: the catalog may name the destination while the last
-            // versions travel (it is opened there only once both are done).
-            record = handOver == null ? null : recordAsync(partitionId, handOver, catalogHolder);
-            while (shipSome(partitionId, outbox, destination, batches, 0) > 0) {
-                // the commits that ended during the pause
+            // Nothing commits here any more: what the pause left unshipped goes with the finish,
+            // and so does the catalog write, which the destination makes while it logs the rest.
+            List<ShippedCommit> last = take(partitionId, outbox, 0);
+            while (!last.isEmpty() && outbox.backlogBytes() > 0) {
+                ship(partitionId, destination, batches, last);
+                last = take(partitionId, outbox, 0);
+            }
+            if (!last.isEmpty()) {
+                batches[0]++;
             }
             long shipped = System.nanoTime();
             finishSent = true;
-            destination.finishIncoming(new FinishIncomingRequest(partitionId, batches[0]));
+            FinishIncomingResponse finished = destination.finishIncoming(
+                    new FinishIncomingRequest(partitionId, batches[0], last, handOver));
             long handedOver = System.nanoTime();
+            long handedOverAtMs = System.currentTimeMillis();
             movedAway.put(partitionId, new MovedAway(to, handedOver));
             pausing.remove(partitionId);
             admissionChanged();
+            HandOverOutcome outcome = finished.handOver();
+            if (outcome != null && outcome.serving()) {
+                // Timed on this OTM's clock, as the pause was.
+                outcome = new HandOverOutcome(true, outcome.recordMs(), true, outcome.openMs(), handedOverAtMs, null);
+            } else if (outcome == null && handOver != null) {
+                outcome = new HandOverOutcome(false, -1, false, -1, 0, "the destination did not say what became of the"
+                        + " catalog write");
+            }
             String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + leftOpen + " still open), drain "
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
                     + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
             moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
-            HandOverOutcome outcome = record == null ? null : finishHandOver(s, destination, record);
             s.store().close();
             // The manifest names this OTM's log until the destination's first flush.
             handedOff.put(partitionId, s.store().directory());
             long copyMs = (paused - started) / 1_000_000;
             long pausedMs = (handedOver - paused) / 1_000_000;
             boolean wasForced = forced;
+            HandOverOutcome handOverOutcome = outcome;
             LOG.info(() -> "handed partition " + partitionId + " over to " + destinationId + " live: copied for " + copyMs
                     + " ms, paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
                     + batches[0] + " batches"
                     + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : "")
-                    + (outcome == null ? "" : outcome.serving() ? "; recorded in " + outcome.recordMs() + " ms, serving there"
-                            + " after " + (outcome.servingAtEpochMs() - pausedAtMs) + " ms" : "; " + outcome.detail()));
+                    + (handOverOutcome == null ? "" : handOverOutcome.serving() ? "; it recorded itself in "
+                            + handOverOutcome.recordMs() + " ms and serves, " + (handOverOutcome.servingAtEpochMs() - pausedAtMs)
+                            + " ms after the pause began" : "; " + handOverOutcome.detail()));
             return new ClosePartitionResponse(new LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
                     outbox.versions(), batches[0], forced, phases), outcome);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -597,7 +612,7 @@ final class PartitionHost {
                 dropCopyAt(destination, partitionId);
                 LOG.warning(() -> "live move of partition " + partitionId + " to " + destinationId
                         + " given up before its pause; it serves on here: " + e);
-            } else if (!finishSent && record == null) {
+            } else if (!finishSent) {
                 // Nothing but this OTM wrote the partition's manifest: serve on from memory.
                 transactions.addPartition(partitionId, s.store());
                 serve(partitionId, s);
@@ -615,74 +630,6 @@ final class PartitionHost {
             }
             throw e;
         }
-    }
-
-    /** What became of a live move's catalog write: whether the row swapped, how long it took, why not. */
-    private record Recorded(boolean swapped, long ms, String detail) {
-    }
-
-    /**
-     * Starts the master's catalog write of the destination (a compare-and-set on the catalog
-     * partition that holds the record) on a thread of its own, so that it overlaps the last
-     * versions' trip and the hand-over. Called once nothing commits here any more. The result is
-     * never an exception.
-     */
-    private CompletableFuture<Recorded> recordAsync(long partitionId, CatalogHandOver h, OtmClient catalogHolder) {
-        return CompletableFuture.supplyAsync(() -> {
-            long started = System.nanoTime();
-            try {
-                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.call(
-                        PartitionRowSwap.request(h.database(), h.partitionId(), h.swapArgs())).result());
-                long ms = (System.nanoTime() - started) / 1_000_000;
-                return result.outcome() == PartitionRowSwap.Outcome.SWAPPED ? new Recorded(true, ms, null)
-                        : new Recorded(false, ms, "the catalog did not record the destination: " + result.outcome()
-                                + (result.found() == null ? "" : " (the row holds epoch " + result.found().epoch() + " of "
-                                + result.found().writer() + ")"));
-            } catch (RuntimeException e) {
-                return new Recorded(false, (System.nanoTime() - started) / 1_000_000,
-                        "the catalog write failed or its answer was lost: " + e.getMessage());
-            }
-        }, task -> {
-            // One short-lived thread per live move out: as many as the moves this OTM serves at once.
-            Thread t = new Thread(task, "live-move-record-" + partitionId);
-            t.setDaemon(true);
-            t.start();
-        });
-    }
-
-    /**
-     * After the hand-over: once the catalog names the destination ({@link #recordAsync}), opens
-     * the partition there, which serves its complete copy at once. The partition is then
-     * unavailable only for the pause, the write's remainder and the open, not also for the close's
-     * answer reaching the master and the master's own write and open. Never throws: the hand-over
-     * is done whatever happens here; the master finishes what this did not (its own catalog write
-     * learns whether this one landed).
-     */
-    private HandOverOutcome finishHandOver(Served s, OtmClient destination, CompletableFuture<Recorded> record) {
-        long partitionId = s.descriptor().id().value();
-        Recorded r;
-        try {
-            r = record.get(OPEN_TIMESTAMP_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new HandOverOutcome(false, -1, false, -1, 0, "interrupted while the catalog write was in flight");
-        } catch (ExecutionException | TimeoutException e) {
-            return new HandOverOutcome(false, -1, false, -1, 0, "the catalog write did not finish: " + e);
-        }
-        if (!r.swapped()) {
-            return new HandOverOutcome(false, r.ms(), false, -1, 0, r.detail());
-        }
-        moveFaults.at(MoveFaults.Step.AFTER_RECORD);
-        long recorded = System.nanoTime();
-        try {
-            destination.openPartition(new OpenPartitionRequest(s.descriptor().database(), partitionId, s.startKey(),
-                    s.endKey()));
-        } catch (RuntimeException e) {
-            return new HandOverOutcome(true, r.ms(), false, (System.nanoTime() - recorded) / 1_000_000, 0,
-                    "recorded; the open at the destination failed: " + e.getMessage());
-        }
-        return new HandOverOutcome(true, r.ms(), true, (System.nanoTime() - recorded) / 1_000_000,
-                System.currentTimeMillis(), null);
     }
 
     private static void resumeMaintenance(PartitionStore store, Exception cause) {
@@ -703,18 +650,28 @@ final class PartitionHost {
     private int shipSome(long partitionId, LiveMoveOutbox outbox, OtmClient destination,
             long[] batches, long waitMs) throws InterruptedException {
         long before = outbox.backlogBytes();
-        List<ShippedCommit> batch = outbox.take(LIVE_BATCH_BYTES,
-                ShipVersionsRequest.COMMITS_MAX, waitMs);
+        List<ShippedCommit> batch = take(partitionId, outbox, waitMs);
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        ship(partitionId, destination, batches, batch);
+        return (int) Math.max(1, before - outbox.backlogBytes());
+    }
+
+    /** The outbox's next batch (waiting up to {@code waitMs} for a first commit); empty if none. */
+    private static List<ShippedCommit> take(long partitionId, LiveMoveOutbox outbox, long waitMs)
+            throws InterruptedException {
+        List<ShippedCommit> batch = outbox.take(LIVE_BATCH_BYTES, ShipVersionsRequest.COMMITS_MAX, waitMs);
         if (outbox.overflowed()) {
             throw new ElasTrasException(ErrorCode.OVERLOADED, "the live move of partition " + partitionId + " fell more than "
                     + LIVE_OUTBOX_BYTES_MAX + " bytes behind its commits; given up");
         }
-        if (batch.isEmpty()) {
-            return 0;
-        }
+        return batch;
+    }
+
+    private static void ship(long partitionId, OtmClient destination, long[] batches, List<ShippedCommit> batch) {
         batches[0]++;
         destination.shipVersions(new ShipVersionsRequest(partitionId, batches[0], batch));
-        return (int) Math.max(1, before - outbox.backlogBytes());
     }
 
     private void dropCopyAt(OtmClient destination, long partitionId) {
@@ -850,30 +807,113 @@ final class PartitionHost {
     }
 
     /**
-     * Completes a copy: the origin stopped committing and every batch it shipped arrived (each
-     * durable in this OTM's log, which the partition's manifest names). Idempotent. The copy
-     * serves once it is opened here (by the origin after its catalog write, or by the master).
+     * Completes a copy: the origin stopped committing; the request's last versions are logged and
+     * applied, and every batch it shipped arrived (each durable in this OTM's log, which the
+     * partition's manifest names). With the master's catalog write ({@link
+     * FinishIncomingRequest#handOver()}), makes it while the last versions are logged and, if the
+     * row swapped, serves the partition before answering; otherwise the copy serves once it is
+     * opened here (by the master). A failure after the catalog write was sent leaves the copy
+     * complete or not; the master's own write then learns whether this one landed, and an open here
+     * serves the copy or, if it is not complete, recovers the partition from the DFS (whose
+     * manifest names the origin's log too).
      *
-     * @return the sequence of the manifest the copy wrote when it began
+     * @param catalogHolder the client of the OTM that serves the catalog partition the write goes to
+     *     (unused without a hand-over)
      */
-    long finishIncoming(FinishIncomingRequest r) {
+    FinishIncomingResponse finishIncoming(FinishIncomingRequest r, Supplier<OtmClient> catalogHolder) {
         Incoming in = incoming(r.partitionId());
+        long shippedBefore = r.lastCommits().isEmpty() ? r.batches() : r.batches() - 1;
         synchronized (in) {
-            if (!in.complete && r.batches() != in.batches) {
+            if (!in.complete && shippedBefore != in.batches) {
                 throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + r.partitionId() + ": the origin"
-                        + " shipped " + r.batches() + " batches, " + in.batches + " arrived");
+                        + " shipped " + shippedBefore + " batches before its last, " + in.batches + " arrived");
             }
+        }
+        // Nothing commits at the origin any more: the catalog may name this OTM while the last
+        // versions are logged here (it serves only once both are done).
+        CompletableFuture<Recorded> record = r.handOver() == null ? null
+                : recordAsync(r.partitionId(), r.handOver(), catalogHolder);
+        if (!r.lastCommits().isEmpty()) {
+            ship(new ShipVersionsRequest(r.partitionId(), r.batches(), r.lastCommits()));
+        }
+        synchronized (in) {
             in.complete = true;
             in.touchedNanos = System.nanoTime();
         }
-        // The open that serves the copy needs a commit timestamp above the copy's: ask for it now,
-        // without waiting, so that the open finds it here (it checks again).
+        // Serving the copy needs a commit timestamp above the copy's: ask for it now, without
+        // waiting, so that the open finds it here (it checks again).
         try {
             timestamps.liftAbove(Math.max(0, in.store.maxCts()), 0);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return in.begun.sequence();
+        long sequence = in.begun.sequence();
+        return new FinishIncomingResponse(sequence, record == null ? null : serveHandedOver(in, record));
+    }
+
+    /** What became of a live move's catalog write: whether the row swapped, how long it took, why not. */
+    private record Recorded(boolean swapped, long ms, String detail) {
+    }
+
+    /**
+     * Starts the master's catalog write of this OTM as a live move's destination (a compare-and-set
+     * on the catalog partition that holds the record) on a thread of its own, so that it overlaps
+     * the logging of the move's last versions. The result is never an exception.
+     */
+    private CompletableFuture<Recorded> recordAsync(long partitionId, CatalogHandOver h, Supplier<OtmClient> catalogHolder) {
+        return CompletableFuture.supplyAsync(() -> {
+            long started = System.nanoTime();
+            try {
+                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.get().call(
+                        PartitionRowSwap.request(h.database(), h.partitionId(), h.swapArgs())).result());
+                long ms = (System.nanoTime() - started) / 1_000_000;
+                return result.outcome() == PartitionRowSwap.Outcome.SWAPPED ? new Recorded(true, ms, null)
+                        : new Recorded(false, ms, "the catalog did not record the destination: " + result.outcome()
+                                + (result.found() == null ? "" : " (the row holds epoch " + result.found().epoch() + " of "
+                                + result.found().writer() + ")"));
+            } catch (RuntimeException e) {
+                return new Recorded(false, (System.nanoTime() - started) / 1_000_000,
+                        "the catalog write failed or its answer was lost: " + e.getMessage());
+            }
+        }, task -> {
+            // One short-lived thread per live move in: as many as the copies this OTM finishes at once.
+            Thread t = new Thread(task, "live-move-record-" + partitionId);
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    /**
+     * Once the catalog names this OTM ({@link #recordAsync}), serves the complete copy. The
+     * partition is then unavailable only for the origin's pause, the finish's trip and the longer
+     * of the catalog write and the last versions' logging, not also for the close's answer reaching
+     * the master and the master's own write and open. Never throws: the copy is complete whatever
+     * happens here; the master finishes what this did not (its own catalog write learns whether
+     * this one landed).
+     */
+    private HandOverOutcome serveHandedOver(Incoming in, CompletableFuture<Recorded> record) {
+        Recorded r;
+        try {
+            r = record.get(OPEN_TIMESTAMP_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new HandOverOutcome(false, -1, false, -1, 0, "interrupted while the catalog write was in flight");
+        } catch (ExecutionException | TimeoutException e) {
+            return new HandOverOutcome(false, -1, false, -1, 0, "the catalog write did not finish: " + e);
+        }
+        if (!r.swapped()) {
+            return new HandOverOutcome(false, r.ms(), false, -1, 0, r.detail());
+        }
+        moveFaults.at(MoveFaults.Step.AFTER_RECORD);
+        long recorded = System.nanoTime();
+        try {
+            open(in.schema.name(), in.partitionId, in.startKey, in.endKey);
+        } catch (IOException | RuntimeException e) {
+            return new HandOverOutcome(true, r.ms(), false, (System.nanoTime() - recorded) / 1_000_000, 0,
+                    "recorded; serving the copy failed: " + e.getMessage());
+        }
+        return new HandOverOutcome(true, r.ms(), true, (System.nanoTime() - recorded) / 1_000_000,
+                System.currentTimeMillis(), null);
     }
 
     /**

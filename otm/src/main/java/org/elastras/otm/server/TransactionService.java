@@ -615,8 +615,7 @@ final class TransactionService implements OtmService {
                     + " needs another OTM as its destination, not this one");
         }
         try {
-            return partitions.moveOut(partitionId, to, peers.of(to.host(), to.port()), handOver,
-                    handOver == null ? null : peers.of(handOver.host(), handOver.port()));
+            return partitions.moveOut(partitionId, to, peers.of(to.host(), to.port()), handOver);
         } catch (IOException e) {
             throw new ElasTrasException(ErrorCode.INTERNAL, "live move of partition " + partitionId + " to " + to.otmId()
                     + " failed: " + e.getMessage(), e);
@@ -656,7 +655,8 @@ final class TransactionService implements OtmService {
     @Override
     public FinishIncomingResponse finishIncoming(FinishIncomingRequest request) {
         checkServing();
-        return new FinishIncomingResponse(partitions.finishIncoming(request));
+        CatalogHandOver h = request.handOver();
+        return partitions.finishIncoming(request, () -> peers.of(h.host(), h.port()));
     }
 
     @Override

@@ -209,12 +209,13 @@ class LiveMovesHandAPartitionOverTest {
 
     /**
      * The master hands the origin a catalog write that cannot succeed (the catalog partition it
-     * names is not served there): the hand-over completes, but the origin does not open the
-     * partition at the destination, and says so; the destination holds the complete copy until
-     * it is opened there (as the master then does), and serves every transfer.
+     * names is not served there), which the origin passes to the destination with the last
+     * versions: the hand-over completes, but the destination does not serve the partition, and
+     * says so; it holds the complete copy until it is opened there (as the master then does), and
+     * serves every transfer.
      */
     @Test
-    void anOriginOpensTheDestinationOnlyAfterItsCatalogWriteSwapped() throws Exception {
+    void theDestinationServesOnlyAfterItsCatalogWriteSwapped() throws Exception {
         try (TestingServer zk = new TestingServer(true)) {
             OtmNode a = start(zk, "otm-a");
             OtmNode b = start(zk, "otm-b");

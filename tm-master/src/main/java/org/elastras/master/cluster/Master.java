@@ -140,7 +140,7 @@ public final class Master implements AutoCloseable {
      * Partitions that a live move's origin recorded at the destination and opened there, with that
      * record (this term's); the loop takes an entry when it decides that open (which then needs no IO).
      */
-    private final Map<Long, PartitionRecord> openedByOrigin = new ConcurrentHashMap<>();
+    private final Map<Long, PartitionRecord> openedAtHandOver = new ConcurrentHashMap<>();
     /** Clients of live OTMs by id; created by IO threads, closed on the loop when the OTM is lost. */
     private final Map<String, OtmClient> clients = new ConcurrentHashMap<>();
     /**
@@ -745,7 +745,7 @@ public final class Master implements AutoCloseable {
         moves.clear();
         movePhases.clear();
         handOvers.clear();
-        openedByOrigin.clear();
+        openedAtHandOver.clear();
         toRemove.clear();
         removing.clear();
         otmsBeingAdded = 0;
@@ -1277,13 +1277,13 @@ public final class Master implements AutoCloseable {
             PartitionRecord r = o.assignment();
             events.record(MasterEvents.Kind.PARTITION_ASSIGNED, "partition " + r.partitionId(), r.database() + " to "
                     + r.owner() + " (epoch " + r.epoch() + (r.epoch() > 1 ? ", reassigned" : "") + ")");
-            PartitionRecord opened = openedByOrigin.remove(r.partitionId());
+            PartitionRecord opened = openedAtHandOver.remove(r.partitionId());
             if (r.equals(opened)) {
-                // A live move's origin recorded it here and opened it: it serves already.
+                // At a live move's hand-over the destination recorded itself and served: nothing to do.
                 LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
-                        + " (epoch " + r.epoch() + ", recorded and opened by the live move's origin)");
+                        + " (epoch " + r.epoch() + ", recorded and opened at the live move's hand-over)");
                 events.record(MasterEvents.Kind.PARTITION_OPENED, "partition " + r.partitionId(), r.database()
-                        + " serving on " + r.owner() + " (epoch " + r.epoch() + ", opened by the live move's origin)");
+                        + " serving on " + r.owner() + " (epoch " + r.epoch() + ", opened at the live move's hand-over)");
                 post(myTerm, () -> apply(myTerm, new ClusterEvent.OpenDone(r.partitionId(), r.owner(), r.epoch())));
                 return;
             }
@@ -1544,8 +1544,8 @@ public final class Master implements AutoCloseable {
 
     /**
      * IO thread: a move's close at the origin; NOT_OWNER means it does not serve it (any more):
-     * closed. With {@code handOver}, the origin of a live move also records the destination and
-     * opens it there; what it confirms is noted for the loop (the open then needs no IO).
+     * closed. With {@code handOver}, the origin of a live move passes it to the destination, which
+     * records itself and serves; what they confirm is noted for the loop (the open then needs no IO).
      */
     private void close(long myTerm, Decision.ClosePartition c, CatalogHandOver handOver) {
         PartitionRecord r = c.record();
@@ -1575,14 +1575,14 @@ public final class Master implements AutoCloseable {
             if (h != null && outcome != null && outcome.recorded() && myTerm == term) {
                 catalog.handOverRecorded(h);
                 if (outcome.serving()) {
-                    openedByOrigin.put(r.partitionId(), h.record());
+                    openedAtHandOver.put(r.partitionId(), h.record());
                     if (phases != null) {
-                        phases.openedByOrigin(outcome.recordMs(), outcome.openMs(), outcome.servingAtEpochMs());
+                        phases.openedAtHandOver(outcome.recordMs(), outcome.openMs(), outcome.servingAtEpochMs());
                     }
                 }
             }
             if (outcome != null && !outcome.serving()) {
-                LOG.info(() -> "partition " + r.partitionId() + ": the live move's origin left the record and the open to"
+                LOG.info(() -> "partition " + r.partitionId() + ": the live move's hand-over left the record and the open to"
                         + " this master: " + outcome.detail());
             }
             post(myTerm, () -> apply(myTerm, new ClusterEvent.CloseDone(r.partitionId(), r.owner(), r.epoch())));

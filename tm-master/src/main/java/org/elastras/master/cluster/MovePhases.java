@@ -19,10 +19,10 @@ final class MovePhases {
     private volatile long openMs = -1;
     /** A live move's figures from the origin; null for a coordinated move. */
     private volatile LiveMoveReport live;
-    /** When the origin recorded the destination and opened it there: its figures; else -1 / 0. */
-    private volatile long originRecordMs = -1;
-    private volatile long originOpenMs = -1;
-    private volatile long originServingAtEpochMs;
+    /** When the destination recorded itself at the hand-over and served: its figures; else -1 / 0. */
+    private volatile long handOverRecordMs = -1;
+    private volatile long handOverServeMs = -1;
+    private volatile long handOverServingAtEpochMs;
 
     void closed(long ms) {
         closeMs = ms;
@@ -33,11 +33,11 @@ final class MovePhases {
         live = report;
     }
 
-    /** The origin of a live move recorded the destination in the catalog and opened the partition there. */
-    void openedByOrigin(long recordMs, long openMs, long servingAtEpochMs) {
-        originRecordMs = recordMs;
-        originOpenMs = openMs;
-        originServingAtEpochMs = servingAtEpochMs;
+    /** At a live move's hand-over the destination recorded itself in the catalog and served the partition. */
+    void openedAtHandOver(long recordMs, long openMs, long servingAtEpochMs) {
+        handOverRecordMs = recordMs;
+        handOverServeMs = openMs;
+        handOverServingAtEpochMs = servingAtEpochMs;
     }
 
     /**
@@ -51,7 +51,7 @@ final class MovePhases {
         if (r == null) {
             return -1;
         }
-        long serving = originServingAtEpochMs > 0 ? originServingAtEpochMs : servingAtEpochMs;
+        long serving = handOverServingAtEpochMs > 0 ? handOverServingAtEpochMs : servingAtEpochMs;
         return Math.max(0, serving - r.pausedAtEpochMs());
     }
 
@@ -72,8 +72,9 @@ final class MovePhases {
         String close = r == null ? "close " + closeMs + " ms" : "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
                 + " commits shipped in " + r.batches() + " batches" + (r.forced() ? ", FORCED: not caught up in time" : "")
                 + "), origin paused " + r.pausedMs() + " ms (" + r.pausePhases() + "), close round trip " + closeMs + " ms";
-        if (originServingAtEpochMs > 0) {
-            return close + ", recorded by the origin in " + originRecordMs + " ms, opened by it in " + originOpenMs + " ms";
+        if (handOverServingAtEpochMs > 0) {
+            return close + ", recorded by the destination in " + handOverRecordMs + " ms, serving there " + handOverServeMs
+                    + " ms later";
         }
         return close + ", catalog write " + catalogWriteMs + " ms, register " + registerMs + " ms, open " + openMs + " ms";
     }

@@ -50,16 +50,16 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
     }
 
     /**
-     * The origin recorded the destination in the catalog (the master's hand-over write) and
-     * stopped before opening it there or answering: the master's close fails, its next write of the
-     * record finds the hand-over, and the partition opens at the destination, nowhere else.
+     * The destination recorded itself in the catalog (the master's hand-over write) and the origin
+     * stopped before the destination served or answered: the master's close fails, its next write
+     * of the record finds the hand-over, and the partition serves at the destination, nowhere else.
      */
     @Test
     void anOriginStoppedAfterRecordingTheDestinationLeavesThePartitionThere() throws Exception {
         run(MoveFaults.Step.AFTER_RECORD, Stopped.ORIGIN);
     }
 
-    /** The catalog names the destination, which stops before it is opened: its log is fenced and the partition recovered elsewhere. */
+    /** The catalog names the destination, which stops before it serves: its log is fenced and the partition recovered elsewhere. */
     @Test
     void aDestinationStoppedAfterItWasRecordedIsFencedAndThePartitionRecoveredElsewhere() throws Exception {
         run(MoveFaults.Step.AFTER_RECORD, Stopped.DESTINATION);
@@ -78,14 +78,17 @@ class LiveMovesSurviveTheirOtmsStoppingTest {
             String origin = view(cluster, PARTITION).record().owner();
             String destination = cluster.otms.keySet().stream().filter(id -> !id.equals(origin)).findFirst().orElseThrow();
             OtmNode originNode = cluster.otms.get(origin);
-            originNode.moveFaults().holdAt(step);
+            // AFTER_RECORD is the destination's step; the others are the origin's.
+            MoveFaults faults = (step == MoveFaults.Step.AFTER_RECORD ? cluster.otms.get(destination) : originNode)
+                    .moveFaults();
+            faults.holdAt(step);
             PartitionView moving = cluster.master.movePartition(PARTITION, destination, true);
             assertEquals(PartitionState.CLOSING, moving.state());
-            assertTrue(originNode.moveFaults().awaitHeld(step, BOUND_MS), "the move never reached " + step);
+            assertTrue(faults.awaitHeld(step, BOUND_MS), "the move never reached " + step);
             workload.mark();
             String gone = stopped == Stopped.ORIGIN ? origin : destination;
             cluster.otms.get(gone).close();
-            originNode.moveFaults().release();
+            faults.release();
 
             // The partition serves again on one live OTM, the one the catalog names.
             String expected = step == MoveFaults.Step.AFTER_RECORD && stopped == Stopped.ORIGIN ? destination

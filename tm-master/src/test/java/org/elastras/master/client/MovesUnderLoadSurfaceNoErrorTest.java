@@ -61,12 +61,12 @@ class MovesUnderLoadSurfaceNoErrorTest {
             }
 
             assertEquals(12, cluster.master.movesFinished(), "every move finished");
-            // Each live move's origin recorded the destination and opened it there itself.
-            long openedByOrigin = cluster.master.events().after(eventsBefore, MasterEvents.CAPACITY_MAX).stream()
+            // At each live move's hand-over the destination recorded itself and served.
+            long openedAtHandOver = cluster.master.events().after(eventsBefore, MasterEvents.CAPACITY_MAX).stream()
                     .filter(e -> e.kind() == MasterEvents.Kind.PARTITION_OPENED
-                            && e.message().contains("opened by the live move's origin"))
+                            && e.message().contains("opened at the live move's hand-over"))
                     .count();
-            assertEquals(liveMovesMs.size(), openedByOrigin, "live moves opened at the destination by their origin");
+            assertEquals(liveMovesMs.size(), openedAtHandOver, "live moves served by their destination at the hand-over");
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                     () -> cluster.master.movePartition(3, view(cluster, 3).record().owner()));
             assertTrue(refused.getMessage().contains("serves it already"), refused.getMessage());
