@@ -545,7 +545,7 @@ final class PartitionHost {
             long pausedAtMs = System.currentTimeMillis();
             long paused = System.nanoTime();
             pausing.add(partitionId); // new work waits for the outcome (admit)
-            int leftOpen = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
+            TransactionManager.Stopped stopped = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
             long graced = System.nanoTime();
             moveFaults.at(MoveFaults.Step.IN_PAUSE);
             try {
@@ -584,7 +584,8 @@ final class PartitionHost {
                 outcome = new HandOverOutcome(false, -1, false, -1, 0, "the destination did not say what became of the"
                         + " catalog write");
             }
-            String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + leftOpen + " still open), drain "
+            String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + stopped.callsAborted() + " calls to re-run, "
+                    + stopped.stillOpen() + " still open), drain "
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
                     + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
             moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
@@ -749,6 +750,18 @@ final class PartitionHost {
      * @return how many versions were new to the copy
      */
     long ship(ShipVersionsRequest r) {
+        return ship(r, true);
+    }
+
+    /**
+     * Logs and applies shipped commits as {@link #ship(ShipVersionsRequest)}; without {@code
+     * awaitLog}, applies them before their records are synced here, under a log position at or
+     * before theirs, and keeps them unapplied for this OTM's log (no manifest's replay point passes
+     * them) until the sync. For the origin's last versions, committed durably in its log, which the
+     * partition's manifest names until this OTM's first flush: the copy may serve them at once, and
+     * a commit here that follows them is synced after them.
+     */
+    private long ship(ShipVersionsRequest r, boolean awaitLog) {
         Incoming in = incoming(r.partitionId());
         synchronized (in) {
             if (in.complete) {
@@ -783,15 +796,31 @@ final class PartitionHost {
                 versions.add(vs);
             }
             List<UnappliedCommits.Ticket> tickets = new ArrayList<>(records.size());
+            boolean ticketsHandedOn = false;
             try {
                 for (int i = 0; i < records.size(); i++) {
                     tickets.add(unapplied.begin());
                 }
+                WalPosition notAfter = wal.endPosition();
                 List<CompletableFuture<WalPosition>> logged = wal.appendAll(records);
                 long added = 0;
-                for (int i = 0; i < records.size(); i++) {
-                    WalPosition position = logged.get(i).join();
-                    added += in.store.apply(unapplied.walId(), position, versions.get(i));
+                if (!awaitLog) {
+                    for (List<Version> vs : versions) {
+                        added += in.store.apply(unapplied.walId(), notAfter, vs);
+                    }
+                    ticketsHandedOn = true;
+                    CompletableFuture.allOf(logged.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
+                        tickets.forEach(UnappliedCommits.Ticket::close);
+                        if (failed != null) {
+                            LOG.warning(() -> "the last versions of partition " + r.partitionId() + " were not synced in this"
+                                    + " OTM's log (the origin's log, which the manifest names, holds them): " + failed);
+                        }
+                    });
+                } else {
+                    for (int i = 0; i < records.size(); i++) {
+                        WalPosition position = logged.get(i).join();
+                        added += in.store.apply(unapplied.walId(), position, versions.get(i));
+                    }
                 }
                 in.batches = Math.max(in.batches, r.batch());
                 return added;
@@ -799,19 +828,22 @@ final class PartitionHost {
                 throw new ElasTrasException(ErrorCode.INTERNAL, "could not log the shipped versions of partition "
                         + r.partitionId() + ": " + e.getCause());
             } finally {
-                for (UnappliedCommits.Ticket t : tickets) {
-                    t.close();
+                if (!ticketsHandedOn) {
+                    for (UnappliedCommits.Ticket t : tickets) {
+                        t.close();
+                    }
                 }
             }
         }
     }
 
     /**
-     * Completes a copy: the origin stopped committing; the request's last versions are logged and
-     * applied, and every batch it shipped arrived (each durable in this OTM's log, which the
+     * Completes a copy: the origin stopped committing; the request's last versions are applied
+     * (and logged, without waiting for the sync: see {@link #ship(ShipVersionsRequest, boolean)}),
+     * and every batch it shipped before arrived (each durable in this OTM's log, which the
      * partition's manifest names). With the master's catalog write ({@link
-     * FinishIncomingRequest#handOver()}), makes it while the last versions are logged and, if the
-     * row swapped, serves the partition before answering; otherwise the copy serves once it is
+     * FinishIncomingRequest#handOver()}), makes it meanwhile and, if the row swapped, serves the
+     * partition before answering; otherwise the copy serves once it is
      * opened here (by the master). A failure after the catalog write was sent leaves the copy
      * complete or not; the master's own write then learns whether this one landed, and an open here
      * serves the copy or, if it is not complete, recovers the partition from the DFS (whose
@@ -834,7 +866,7 @@ final class PartitionHost {
         CompletableFuture<Recorded> record = r.handOver() == null ? null
                 : recordAsync(r.partitionId(), r.handOver(), catalogHolder);
         if (!r.lastCommits().isEmpty()) {
-            ship(new ShipVersionsRequest(r.partitionId(), r.batches(), r.lastCommits()));
+            ship(new ShipVersionsRequest(r.partitionId(), r.batches(), r.lastCommits()), false);
         }
         synchronized (in) {
             in.complete = true;

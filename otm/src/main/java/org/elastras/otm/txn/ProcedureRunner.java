@@ -104,7 +104,7 @@ public final class ProcedureRunner {
                 }
                 awaitBlocker(last);
             }
-            RowTransaction txn = partition.begin(manager, isolation, clientId, tag, cross);
+            RowTransaction txn = partition.beginCall(manager, isolation, clientId, tag, cross);
             try {
                 if (beforeWaiting != null) {
                     txn.beforeBlocking(beforeWaiting);

@@ -99,6 +99,17 @@ public final class TableAccess {
     }
 
     /**
+     * Begins a stored procedure call's transaction: as {@link #begin(TransactionManager, Isolation,
+     * String, CommitTag, CrossPartitionAccess)}, but a live move's pause aborts it rather than wait
+     * for it (the call runs again at the next owner).
+     */
+    public RowTransaction beginCall(TransactionManager manager, Isolation isolation, String clientId, CommitTag tag,
+            CrossPartitionAccess cross) {
+        long id = manager.begin(partitionId(), isolation, clientId, tag, true);
+        return new RowTransaction(manager, this, id, cross);
+    }
+
+    /**
      * The typed view of an open transaction begun on this partition (for interactive requests that
      * carry the transaction id).
      *

@@ -35,6 +35,11 @@ final class Transaction {
     volatile CommitTag tag;
     /** Non-null for a participant's branch of a cross-partition transaction. */
     final Branch branch;
+    /**
+     * A stored procedure call's transaction (not an interactive one, not a branch): aborted before
+     * its commit, the call can run again from the start, so a live move's pause need not wait for it.
+     */
+    final boolean procedureCall;
     /** The marker's value (see {@link CommitTag}); a procedure sets its encoded result before commit. */
     volatile byte[] markerValue = {CommitTag.NO_RESULT};
     final ReentrantLock lock = new ReentrantLock();
@@ -67,7 +72,13 @@ final class Transaction {
 
     Transaction(long id, PartitionSlot slot, Isolation isolation, String clientId, long snapshot, long nowMs,
             CommitTag tag, Branch branch) {
+        this(id, slot, isolation, clientId, snapshot, nowMs, tag, branch, false);
+    }
+
+    Transaction(long id, PartitionSlot slot, Isolation isolation, String clientId, long snapshot, long nowMs,
+            CommitTag tag, Branch branch, boolean procedureCall) {
         this.id = id;
+        this.procedureCall = procedureCall;
         this.tag = tag;
         this.branch = branch;
         this.slot = slot;

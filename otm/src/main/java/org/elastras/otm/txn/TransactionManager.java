@@ -339,32 +339,53 @@ public final class TransactionManager {
         }
     }
 
+    /** What {@link #stopAdmitting} found: calls aborted to run again elsewhere, transactions still open. */
+    public record Stopped(int callsAborted, int stillOpen) {
+    }
+
     /**
      * The first step of a live move's pause: new transactions on the partition are refused with
-     * NOT_OWNER (clients retry at its next owner), those open go on; then waits up to
-     * {@code graceMs} for those running or prepared to end, so that {@link #removePartition}
-     * aborts as few as possible (branches that voted wait for their coordinators there).
-     *
-     * @return how many transactions of the partition were still open after the wait
+     * NOT_OWNER (clients retry at its next owner). Stored procedure calls still running (not yet
+     * committing) are aborted with NOT_OWNER as soon as their transaction is between two of its
+     * calls: nothing of them was written, and the call runs again from the start at the next owner
+     * (the server holds it until the move's outcome, then the client follows {@code movedTo}),
+     * so the pause does not wait for a whole procedure. Interactive transactions and branches of
+     * cross-partition ones go on: waits up to {@code graceMs} for them to end, so that {@link
+     * #removePartition} aborts as few as possible (branches that voted wait for their coordinators
+     * there).
      */
-    public int stopAdmitting(long partitionId, long graceMs) throws InterruptedException {
+    public Stopped stopAdmitting(long partitionId, long graceMs) throws InterruptedException {
         PartitionSlot slot = partitions.get(partitionId);
         if (slot == null) {
-            return 0;
+            return new Stopped(0, 0);
         }
         slot.admitting = false;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        int callsAborted = 0;
         while (true) {
             int open = 0;
             for (Transaction t : transactions.values()) {
                 // Voted branches wait for their coordinators; removePartition waits for those.
                 Transaction.State state = t.state;
-                if (t.slot == slot && (state == Transaction.State.ACTIVE || state == Transaction.State.PREPARED)) {
-                    open++;
+                if (t.slot != slot || (state != Transaction.State.ACTIVE && state != Transaction.State.PREPARED)) {
+                    continue;
                 }
+                if (t.procedureCall && state == Transaction.State.ACTIVE && t.lock.tryLock()) {
+                    try {
+                        if (t.state == Transaction.State.ACTIVE) {
+                            abortLocked(t, Reason.NOT_OWNER, "its partition " + partitionId + " is being handed over to"
+                                    + " another OTM; the call runs again there");
+                            callsAborted++;
+                            continue;
+                        }
+                    } finally {
+                        t.lock.unlock();
+                    }
+                }
+                open++;
             }
             if (open == 0 || System.nanoTime() >= deadline) {
-                return open;
+                return new Stopped(callsAborted, open);
             }
             Thread.sleep(1);
         }
@@ -419,13 +440,22 @@ public final class TransactionManager {
      *     the tag was resolved as not committed (it may never commit now)
      */
     public long begin(long partitionId, Isolation isolation, String clientId, CommitTag tag) {
+        return begin(partitionId, isolation, clientId, tag, false);
+    }
+
+    /**
+     * Begins a transaction as {@link #begin(long, Isolation, String, CommitTag)}; {@code
+     * procedureCall} marks a stored procedure call's, which a live move's pause aborts at once
+     * rather than waiting for it (the call runs again at the next owner; see {@link #stopAdmitting}).
+     */
+    public long begin(long partitionId, Isolation isolation, String clientId, CommitTag tag, boolean procedureCall) {
         if (isolation == null || clientId == null) {
             throw new IllegalArgumentException("isolation and client id are required");
         }
         PartitionSlot slot = admittingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshots.snapshot(),
-                clockMs.getAsLong(), tag, null);
+                clockMs.getAsLong(), tag, null, procedureCall);
         if (tag != null) {
             // Atomic with resolve's "mark resolved, then look for an open one".
             synchronized (resolvedTags) {

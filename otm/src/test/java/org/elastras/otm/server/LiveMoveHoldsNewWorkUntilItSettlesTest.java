@@ -123,6 +123,62 @@ class LiveMoveHoldsNewWorkUntilItSettlesTest {
         }
     }
 
+    /**
+     * A stored procedure call still running when the pause begins does not hold the pause up: its
+     * transaction is aborted (nothing of it written), the call waits for the move's outcome and is
+     * answered NOT_OWNER naming the next owner, where it runs again; an interactive transaction open
+     * at the pause gets its grace instead.
+     */
+    @Test
+    void aCallRunningAtThePauseIsAbortedAndRunsAgainAtTheNextOwner() throws Exception {
+        try (TestingServer zk = new TestingServer(true)) {
+            OtmNode a = start(zk, "otm-a");
+            OtmNode b = start(zk, "otm-b");
+            try (OtmClient toA = client(a); OtmClient toB = client(b); OtmClient mover = new OtmClient("127.0.0.1", a.port());
+                    OtmClient opener = new OtmClient("127.0.0.1", b.port())) {
+                toA.openPartition(new OpenPartitionRequest(TreeBankProcedures.DATABASE, PARTITION, null, List.of(100L)));
+                toA.call(call("open", List.of(10L, START)));
+                toA.call(call("open", List.of(20L, START)));
+
+                // The call reads account 10, then sleeps 3 s (the pause's grace is 100 ms; the
+                // origin names the next owner for 10 s).
+                long slowMs = 3_000;
+                long started = System.nanoTime();
+                CompletableFuture<Object> slow = CompletableFuture.supplyAsync(
+                        () -> toA.call(call("slowTransfer", List.of(10L, 20L, 1L, slowMs))).result());
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (toA.status().partitions().stream().noneMatch(p -> p.partitionId() == PARTITION
+                        && p.openTransactions() > 0)) {
+                    assertTrue(System.nanoTime() < deadline, "the slow call never began");
+                    Thread.sleep(5);
+                }
+                ClosePartitionResponse moved = mover.closePartition(
+                        new ClosePartitionRequest(PARTITION, new MoveDestination("otm-b", "127.0.0.1", b.port())));
+                assertTrue(moved.live().pausePhases().contains("1 calls to re-run, 0 still open"),
+                        moved.live().pausePhases());
+                assertTrue(moved.live().pausedMs() < slowMs, "the pause did not wait for the call: " + moved.live());
+
+                ElasTrasException redirected = assertThrows(CompletionException.class, slow::join).getCause()
+                        instanceof ElasTrasException e ? e : null;
+                assertNotNull(redirected, "the call failed with a protocol error");
+                assertEquals(ErrorCode.NOT_OWNER, redirected.code(), redirected.toString());
+                assertEquals("otm-b", redirected.movedTo().otmId(), "NOT_OWNER names the next owner: " + redirected);
+                assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) < PartitionHost.MOVED_HINT_MS);
+
+                // Nothing of the aborted call was written; it runs again at the next owner.
+                opener.openPartition(new OpenPartitionRequest(TreeBankProcedures.DATABASE, PARTITION, null, List.of(100L)));
+                assertEquals(START, ((Number) toB.call(call("sum", List.of(10L))).result()).longValue());
+                assertEquals(START + START, ((Number) toB.call(call("sum", List.of(10L, 20L))).result()).longValue());
+                assertEquals(START - 1, ((Number) toB.call(call("slowTransfer", List.of(10L, 20L, 1L, 0L))).result())
+                        .longValue());
+                assertEquals(START + 1, ((Number) toB.call(call("sum", List.of(20L))).result()).longValue());
+            } finally {
+                b.close();
+                a.close();
+            }
+        }
+    }
+
     /** Waits until {@code otm} holds {@code count} requests (its {@code elastras_otm_admission_held}). */
     private static void awaitHeld(OtmNode otm, int count) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -44,6 +44,23 @@ public final class TreeBankProcedures implements ProcedureLibrary {
                     txn.put("ACCOUNT", List.of(to, b + amount));
                     return a - amount;
                 },
+                // slowTransfer(from, to, amount, pauseMs): transfer, with a pause between its reads.
+                "slowTransfer", (txn, args) -> {
+                    long from = ((Number) args.get(0)).longValue();
+                    long to = ((Number) args.get(1)).longValue();
+                    long amount = ((Number) args.get(2)).longValue();
+                    long a = (Long) txn.get("ACCOUNT", List.of(from)).get(1);
+                    try {
+                        Thread.sleep(((Number) args.get(3)).longValue());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted", e);
+                    }
+                    long b = (Long) txn.get("ACCOUNT", List.of(to)).get(1);
+                    txn.put("ACCOUNT", List.of(from, a - amount));
+                    txn.put("ACCOUNT", List.of(to, b + amount));
+                    return a - amount;
+                },
                 // sum(ids...): the balances of accounts anywhere, read at one snapshot.
                 "sum", (txn, args) -> {
                     long sum = 0;
