@@ -50,7 +50,7 @@ class ProtocolCodecTest {
                 new ShipVersionsResponse(3), new FinishIncomingRequest(7, 3), new FinishIncomingResponse(5),
                 new FinishIncomingRequest(7, 3, List.of(), new CatalogHandOver("127.0.0.1", 4001, "META", 2,
                         List.of(List.of(4), List.of("m1"), List.of("D", 1, "otm-2")))),
-                new FinishIncomingResponse(5, new HandOverOutcome(true, 12, true, 1, 1_700_000_000_030L, null)),
+                new FinishIncomingResponse(5, new HandOverOutcome(true, 12, true, 1, 1_700_000_000_030L, null), 14),
                 new DropIncomingRequest(7), new DropIncomingResponse(true),
                 new FlushPartitionRequest(1), new FlushPartitionResponse(),
                 new StatusRequest(), new StatusResponse("o", true, List.of()),

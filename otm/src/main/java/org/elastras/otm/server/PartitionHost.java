@@ -584,10 +584,10 @@ final class PartitionHost {
                 outcome = new HandOverOutcome(false, -1, false, -1, 0, "the destination did not say what became of the"
                         + " catalog write");
             }
-            String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + stopped.callsAborted() + " calls to re-run, "
-                    + stopped.stillOpen() + " still open), drain "
+            String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + stopped.describe() + "), drain "
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
-                    + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms";
+                    + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms (" + finished.handledMs()
+                    + " ms of it in the destination's handler)";
             moveFaults.at(MoveFaults.Step.AFTER_HAND_OVER);
             s.store().close();
             // The manifest names this OTM's log until the destination's first flush.
@@ -853,6 +853,7 @@ final class PartitionHost {
      *     (unused without a hand-over)
      */
     FinishIncomingResponse finishIncoming(FinishIncomingRequest r, Supplier<OtmClient> catalogHolder) {
+        long started = System.nanoTime();
         Incoming in = incoming(r.partitionId());
         long shippedBefore = r.lastCommits().isEmpty() ? r.batches() : r.batches() - 1;
         synchronized (in) {
@@ -872,15 +873,31 @@ final class PartitionHost {
             in.complete = true;
             in.touchedNanos = System.nanoTime();
         }
-        // Serving the copy needs a commit timestamp above the copy's: ask for it now, without
-        // waiting, so that the open finds it here (it checks again).
+        // Serving the copy needs a commit timestamp above the copy's and every CTS up to it
+        // finished here: ask for them now, so that the open finds them (it checks again). With a
+        // catalog write in flight, wait for them meanwhile; else the open comes later anyway.
+        long applied = System.nanoTime();
+        long maxCts = Math.max(0, in.store.maxCts());
         try {
-            timestamps.liftAbove(Math.max(0, in.store.maxCts()), 0);
+            if (record == null) {
+                timestamps.liftAbove(maxCts, 0);
+            } else {
+                awaitTimestamps(r.partitionId(), maxCts, "received");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         long sequence = in.begun.sequence();
-        return new FinishIncomingResponse(sequence, record == null ? null : serveHandedOver(in, record));
+        long timestamped = System.nanoTime();
+        HandOverOutcome outcome = record == null ? null : serveHandedOver(in, record);
+        long done = System.nanoTime();
+        LOG.info(() -> "finished the copy of partition " + r.partitionId() + " from " + in.fromOtm + " in "
+                + (done - started) / 1_000_000 + " ms: " + r.lastCommits().size() + " last commits applied in "
+                + (applied - started) / 1_000_000 + " ms, timestamps " + (timestamped - applied) / 1_000_000 + " ms"
+                + (outcome == null ? "" : ", then the catalog write ("
+                + outcome.recordMs() + " ms from its start) and " + (outcome.serving() ? "serving " + outcome.openMs() + " ms"
+                : outcome.detail())));
+        return new FinishIncomingResponse(sequence, outcome, (done - started) / 1_000_000);
     }
 
     /** What became of a live move's catalog write: whether the row swapped, how long it took, why not. */

@@ -339,8 +339,18 @@ public final class TransactionManager {
         }
     }
 
-    /** What {@link #stopAdmitting} found: calls aborted to run again elsewhere, transactions still open. */
-    public record Stopped(int callsAborted, int stillOpen) {
+    /**
+     * What {@link #stopAdmitting} found: what was open when it began (branches of cross-partition
+     * transactions, procedure calls busy in one of their transaction's calls or committing, other
+     * transactions), calls aborted to run again elsewhere, and transactions still open at its end.
+     */
+    public record Stopped(int branchesAtPause, int callsBusyAtPause, int othersAtPause, int callsAborted, int stillOpen) {
+
+        /** For logs: {@code open at the pause: 1 branches, 0 busy calls, 0 others; 2 calls to re-run, 0 still open}. */
+        public String describe() {
+            return "open at the pause: " + branchesAtPause + " branches, " + callsBusyAtPause + " busy calls, " + othersAtPause
+                    + " others; " + callsAborted + " calls to re-run, " + stillOpen + " still open";
+        }
     }
 
     /**
@@ -357,9 +367,25 @@ public final class TransactionManager {
     public Stopped stopAdmitting(long partitionId, long graceMs) throws InterruptedException {
         PartitionSlot slot = partitions.get(partitionId);
         if (slot == null) {
-            return new Stopped(0, 0);
+            return new Stopped(0, 0, 0, 0, 0);
         }
         slot.admitting = false;
+        int branches = 0;
+        int callsBusy = 0;
+        int others = 0;
+        for (Transaction t : transactions.values()) {
+            Transaction.State state = t.state;
+            if (t.slot != slot || state == Transaction.State.COMMITTED || state == Transaction.State.ABORTED) {
+                continue;
+            }
+            if (t.branch != null) {
+                branches++;
+            } else if (t.procedureCall && (state != Transaction.State.ACTIVE || t.lock.isLocked())) {
+                callsBusy++;
+            } else if (!t.procedureCall) {
+                others++;
+            }
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
         int callsAborted = 0;
         while (true) {
@@ -385,7 +411,7 @@ public final class TransactionManager {
                 open++;
             }
             if (open == 0 || System.nanoTime() >= deadline) {
-                return new Stopped(callsAborted, open);
+                return new Stopped(branches, callsBusy, others, callsAborted, open);
             }
             Thread.sleep(1);
         }
