@@ -357,7 +357,7 @@ public final class TransactionManager {
      * The first step of a live move's pause: new transactions on the partition are refused with
      * NOT_OWNER (clients retry at its next owner). Stored procedure calls still running (not yet
      * committing) are aborted with NOT_OWNER as soon as their transaction is between two of its
-     * calls: nothing of them was written, and the call runs again from the start at the next owner
+     * calls, or at their next call or commit ({@link #enter}): nothing of them was written, and the call runs again from the start at the next owner
      * (the server holds it until the move's outcome, then the client follows {@code movedTo}),
      * so the pause does not wait for a whole procedure. Interactive transactions and branches of
      * cross-partition ones go on: waits up to {@code graceMs} for them to end, so that {@link
@@ -1738,6 +1738,17 @@ public final class TransactionManager {
             }
             throw new TransactionException(Reason.NOT_OWNER, true, t + " aborted: partition " + t.slot.partitionId
                     + " is no longer served here; ask the catalog for its owner");
+        }
+        if (t.procedureCall && !t.slot.admitting) {
+            // A live move's pause began: the call runs again at the next owner (see stopAdmitting).
+            try {
+                abortLocked(t, Reason.NOT_OWNER, "its partition " + t.slot.partitionId + " is being handed over to another"
+                        + " OTM; the call runs again there");
+            } finally {
+                t.lock.unlock();
+            }
+            throw new TransactionException(Reason.NOT_OWNER, false, t + " aborted: partition " + t.slot.partitionId
+                    + " is being handed over to another OTM; the call runs again there");
         }
         t.lastActivityMs = clockMs.getAsLong();
         return t;
