@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A batch of calls logs its commits together, so the commits of its first calls stay prepared,
  * their CTSs taken, while the later calls run. When a later call's procedure waits on another OTM
- * (here: a branch on a partition whose live move is held after the hand-over, so its owner
- * refuses and the catalog still names it), those CTSs must not hold the OTM's snapshot: every
+ * (here: a branch on a partition whose live move is held after the hand-over, before its
+ * destination serves it), those CTSs must not hold the OTM's snapshot: every
  * session on the OTM waits for it, and every branch begun there. A TPC-C run with remote
  * warehouses stalled the whole cluster for about 10 s so (BENCHMARKS.md, "Live moves under
  * TPC-C"). Real ZooKeeper, master and three OTMs over sockets.
@@ -86,12 +86,14 @@ class ABatchWaitingOnAnotherOtmHoldsNoSnapshotTest {
         String destination = cluster.otms.entrySet().stream()
                 .filter(e -> e.getValue() != home && e.getValue() != origin).findFirst().orElseThrow().getKey();
 
-        // The remote partition's live move stops after the hand-over: its old owner refuses it and
-        // the catalog still names that owner, until the test releases the move.
-        origin.moveFaults().holdAt(MoveFaults.Step.AFTER_HAND_OVER);
-        held.add(origin);
+        // The remote partition's live move stops once its destination recorded itself in the
+        // catalog, before it serves: its old owner refuses it and the new one does not serve it
+        // yet, until the test releases the move.
+        OtmNode next = cluster.otms.get(destination);
+        next.moveFaults().holdAt(MoveFaults.Step.AFTER_RECORD);
+        held.add(next);
         cluster.master.movePartition(remotePartition, destination, true);
-        assertTrue(origin.moveFaults().awaitHeld(MoveFaults.Step.AFTER_HAND_OVER, 30_000), "the move reached the hand-over");
+        assertTrue(next.moveFaults().awaitHeld(MoveFaults.Step.AFTER_RECORD, 30_000), "the move reached the hand-over");
 
         try (OtmClient batchClient = new OtmClient("127.0.0.1", home.port());
                 OtmClient other = new OtmClient("127.0.0.1", home.port())) {
@@ -117,7 +119,7 @@ class ABatchWaitingOnAnotherOtmHoldsNoSnapshotTest {
             other.commit(new CommitRequest(txn));
             assertTrue(!batch.isDone(), "the batch still waits for the moving partition");
 
-            origin.moveFaults().release();
+            next.moveFaults().release();
             CallBatchResponse answer = batch.get(60, TimeUnit.SECONDS);
             assertNull(answer.outcomes().get(0).error(), "call 1: " + answer.outcomes().get(0));
             assertEquals(START + 1, ((Number) answer.outcomes().get(0).response().result()).longValue());
