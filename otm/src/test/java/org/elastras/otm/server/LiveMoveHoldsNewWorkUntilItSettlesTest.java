@@ -57,6 +57,13 @@ class LiveMoveHoldsNewWorkUntilItSettlesTest {
         return client;
     }
 
+    /** Opens the partition at {@code otm}'s client with accounts 10 and 20, {@link #START} each. */
+    private static void openWithTwoAccounts(OtmClient otm) {
+        otm.openPartition(new OpenPartitionRequest(TreeBankProcedures.DATABASE, PARTITION, null, List.of(100L)));
+        otm.call(call("open", List.of(10L, START)));
+        otm.call(call("open", List.of(20L, START)));
+    }
+
     private static CallRequest call(String procedure, List<Object> args) {
         return new CallRequest(TreeBankProcedures.DATABASE, PARTITION, procedure, args, Isolation.SERIALIZABLE, 0);
     }
@@ -68,9 +75,7 @@ class LiveMoveHoldsNewWorkUntilItSettlesTest {
             OtmNode b = start(zk, "otm-b");
             try (OtmClient toA = client(a); OtmClient toB = client(b); OtmClient mover = new OtmClient("127.0.0.1", a.port());
                     OtmClient opener = new OtmClient("127.0.0.1", b.port())) {
-                toA.openPartition(new OpenPartitionRequest(TreeBankProcedures.DATABASE, PARTITION, null, List.of(100L)));
-                toA.call(call("open", List.of(10L, START)));
-                toA.call(call("open", List.of(20L, START)));
+                openWithTwoAccounts(toA);
 
                 // A request at the destination before it holds a complete copy is refused at once.
                 ElasTrasException early = assertThrows(ElasTrasException.class, () -> toB.call(call("sum", List.of(10L))));
@@ -126,8 +131,7 @@ class LiveMoveHoldsNewWorkUntilItSettlesTest {
     /**
      * A stored procedure call still running when the pause begins does not hold the pause up: its
      * transaction is aborted (nothing of it written), the call waits for the move's outcome and is
-     * answered NOT_OWNER naming the next owner, where it runs again; an interactive transaction open
-     * at the pause gets its grace instead.
+     * answered NOT_OWNER naming the next owner, where it runs again.
      */
     @Test
     void aCallRunningAtThePauseIsAbortedAndRunsAgainAtTheNextOwner() throws Exception {
@@ -136,9 +140,7 @@ class LiveMoveHoldsNewWorkUntilItSettlesTest {
             OtmNode b = start(zk, "otm-b");
             try (OtmClient toA = client(a); OtmClient toB = client(b); OtmClient mover = new OtmClient("127.0.0.1", a.port());
                     OtmClient opener = new OtmClient("127.0.0.1", b.port())) {
-                toA.openPartition(new OpenPartitionRequest(TreeBankProcedures.DATABASE, PARTITION, null, List.of(100L)));
-                toA.call(call("open", List.of(10L, START)));
-                toA.call(call("open", List.of(20L, START)));
+                openWithTwoAccounts(toA);
 
                 // The call reads account 10, then sleeps 3 s (the pause's grace is 100 ms; the
                 // origin names the next owner for 10 s).
