@@ -106,13 +106,11 @@ public final class LocalProvisioner implements Provisioner {
                     otm.close();
                     throw new ProvisioningException("the provisioner was closed while OTM " + id + " started; it was stopped");
                 }
-                result.complete(id);
+                ended(result, id, null);
             } catch (ProvisioningException e) {
-                result.completeExceptionally(e);
+                ended(result, null, e);
             } catch (Exception e) {
-                result.completeExceptionally(new ProvisioningException("OTM " + id + " did not start: " + e.getMessage(), e));
-            } finally {
-                pending.decrementAndGet();
+                ended(result, null, new ProvisioningException("OTM " + id + " did not start: " + e.getMessage(), e));
             }
         });
         return result;
@@ -143,17 +141,31 @@ public final class LocalProvisioner implements Provisioner {
                 synchronized (started) {
                     started.remove(otmId, otm);
                 }
-                result.complete(null);
+                ended(result, null, null);
             } catch (ProvisioningException e) {
-                result.completeExceptionally(e);
+                ended(result, null, e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                result.completeExceptionally(new ProvisioningException("interrupted while stopping OTM " + otmId, e));
-            } finally {
-                pending.decrementAndGet();
+                ended(result, null, new ProvisioningException("interrupted while stopping OTM " + otmId, e));
+            } catch (RuntimeException e) {
+                ended(result, null, new ProvisioningException("OTM " + otmId + " could not be stopped: " + e.getMessage(), e));
             }
         });
         return result;
+    }
+
+    /**
+     * Ends a request admitted by {@link #admit}: counts it out, then completes {@code result}
+     * (with {@code value}, or {@code failure} if not null), so that whoever sees the result sees
+     * the request no longer pending.
+     */
+    private <T> void ended(CompletableFuture<T> result, T value, ProvisioningException failure) {
+        pending.decrementAndGet();
+        if (failure != null) {
+            result.completeExceptionally(failure);
+        } else {
+            result.complete(value);
+        }
     }
 
     /** Counts a request in, or fails {@code result} if closed or at the bound. */
