@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,23 +23,20 @@ class ZooKeeperLoadWaitTest {
 
     @Test
     void itWaitsForTheFirstSnapshot() throws Exception {
-        Thread writer = new Thread(() -> {
+        Files.createDirectories(dir.resolve("version-2"));
+        Files.writeString(dir.resolve("version-2").resolve("log.1"), "not a snapshot");
+        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
             try {
-                Thread.sleep(150);
-                Files.createDirectories(dir.resolve("version-2"));
-                Files.writeString(dir.resolve("version-2").resolve("log.1"), "not a snapshot");
-                Thread.sleep(100);
-                Files.writeString(dir.resolve("version-2").resolve("snapshot.0"), "x");
-            } catch (Exception e) {
+                ClusterTpccTarget.awaitZooKeeperLoaded(dir, () -> true, 10_000, dir.resolve("zookeeper.log"));
+            } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         });
-        long started = System.nanoTime();
-        writer.start();
-        ClusterTpccTarget.awaitZooKeeperLoaded(dir, () -> true, 10_000, dir.resolve("zookeeper.log"));
-        long ms = (System.nanoTime() - started) / 1_000_000;
-        writer.join();
-        assertTrue(ms >= 240, "returned after " + ms + " ms, before the snapshot was written");
+        // A log but no snapshot: it goes on waiting.
+        assertThrows(TimeoutException.class, () -> waiting.get(250, TimeUnit.MILLISECONDS),
+                "returned before the snapshot was written");
+        Files.writeString(dir.resolve("version-2").resolve("snapshot.0"), "x");
+        waiting.get(10, TimeUnit.SECONDS);
     }
 
     @Test
