@@ -576,14 +576,7 @@ final class PartitionHost {
             movedAway.put(partitionId, new MovedAway(to, handedOver));
             pausing.remove(partitionId);
             admissionChanged();
-            HandOverOutcome outcome = finished.handOver();
-            if (outcome != null && outcome.serving()) {
-                // Timed on this OTM's clock, as the pause was.
-                outcome = new HandOverOutcome(true, outcome.recordMs(), true, outcome.openMs(), handedOverAtMs, null);
-            } else if (outcome == null && handOver != null) {
-                outcome = new HandOverOutcome(false, -1, false, -1, 0, "the destination did not say what became of the"
-                        + " catalog write");
-            }
+            HandOverOutcome outcome = passedOn(finished.handOver(), handOver != null, handedOverAtMs);
             String phases = "grace " + (graced - paused) / 1_000_000 + " ms (" + stopped.describe() + "), drain "
                     + (drained - graced) / 1_000_000 + " ms, last versions " + (shipped - drained) / 1_000_000
                     + " ms, hand-over " + (handedOver - shipped) / 1_000_000 + " ms (" + finished.handledMs()
@@ -595,14 +588,13 @@ final class PartitionHost {
             long copyMs = (paused - started) / 1_000_000;
             long pausedMs = (handedOver - paused) / 1_000_000;
             boolean wasForced = forced;
-            HandOverOutcome handOverOutcome = outcome;
             LOG.info(() -> "handed partition " + partitionId + " over to " + destinationId + " live: copied for " + copyMs
                     + " ms, paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
                     + batches[0] + " batches"
                     + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : "")
-                    + (handOverOutcome == null ? "" : handOverOutcome.serving() ? "; it recorded itself in "
-                            + handOverOutcome.recordMs() + " ms and serves, " + (handOverOutcome.servingAtEpochMs() - pausedAtMs)
-                            + " ms after the pause began" : "; " + handOverOutcome.detail()));
+                    + (outcome == null ? "" : outcome.serving() ? "; it recorded itself in "
+                            + outcome.recordMs() + " ms and serves, " + (outcome.servingAtEpochMs() - pausedAtMs)
+                            + " ms after the pause began" : "; " + outcome.detail()));
             return new ClosePartitionResponse(new LiveMoveReport(copyMs, pausedMs, pausedAtMs, outbox.commits(),
                     outbox.versions(), batches[0], forced, phases), outcome);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -898,6 +890,20 @@ final class PartitionHost {
                 + outcome.recordMs() + " ms from its start) and " + (outcome.serving() ? "serving " + outcome.openMs() + " ms"
                 : outcome.detail())));
         return new FinishIncomingResponse(sequence, outcome, (done - started) / 1_000_000);
+    }
+
+    /**
+     * The destination's account of the hand-over's catalog write, as the origin passes it on: when
+     * it serves, timed on this OTM's clock (the one the pause was timed with); null without a
+     * hand-over.
+     */
+    private static HandOverOutcome passedOn(HandOverOutcome fromDestination, boolean handedOver, long answeredAtMs) {
+        if (fromDestination == null) {
+            return handedOver ? new HandOverOutcome(false, -1, false, -1, 0,
+                    "the destination did not say what became of the catalog write") : null;
+        }
+        return fromDestination.serving() ? new HandOverOutcome(true, fromDestination.recordMs(), true,
+                fromDestination.openMs(), answeredAtMs, null) : fromDestination;
     }
 
     /** What became of a live move's catalog write: whether the row swapped, how long it took, why not. */
