@@ -65,6 +65,31 @@ class ProtocolCodecTest {
     }
 
     @Test
+    void aCreateAnswerCarriesItsCatalogCtsAndAnOlderAnswerWithoutItReadsAsZero() {
+        PartitionInfo tenant = new PartitionInfo("BANK", 7, null, null, "otm-1", 1, "OPENING");
+        CreateDatabaseResponse created = new CreateDatabaseResponse(List.of(tenant), 4_242);
+        for (WireFormat format : WireFormat.values()) {
+            CreateDatabaseResponse back = codec.decode(codec.encode(created, format), CreateDatabaseResponse.class,
+                    format, "createDatabase response");
+            assertEquals(created, back, format.toString());
+            assertEquals(4_242, back.catalogCts(), format.toString());
+        }
+        // What a master from before catalogCts answers.
+        byte[] old = ("{\"partitions\":[{\"database\":\"BANK\",\"partitionId\":7,\"owner\":\"otm-1\",\"epoch\":1,"
+                + "\"state\":\"OPENING\"}]}").getBytes(StandardCharsets.UTF_8);
+        CreateDatabaseResponse older = codec.decode(old, CreateDatabaseResponse.class, WireFormat.JSON,
+                "createDatabase response");
+        assertEquals(List.of(tenant), older.partitions());
+        assertEquals(0, older.catalogCts(), "unknown");
+        assertEquals(new CreateDatabaseResponse(List.of(tenant)), older);
+        ElasTrasException negative = assertThrows(ElasTrasException.class, () -> codec.decode(
+                "{\"partitions\":[],\"catalogCts\":-1}".getBytes(StandardCharsets.UTF_8), CreateDatabaseResponse.class,
+                WireFormat.JSON, "createDatabase response"));
+        assertEquals(ErrorCode.MALFORMED_REQUEST, negative.code());
+        assertTrue(negative.getMessage().contains("catalogCts is -1"), negative.getMessage());
+    }
+
+    @Test
     void aCatalogHandOverIsRefusedWithoutALiveMoveOrWithoutItsParts() {
         String live = "\"liveTo\":{\"otmId\":\"otm-2\",\"host\":\"h\",\"port\":4000}";
         String holder = "\"host\":\"h\",\"port\":4001";
