@@ -7,6 +7,7 @@ import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.protocol.BalancePlanResponse;
 import org.elastras.client.protocol.CreateDatabaseRequest;
+import org.elastras.client.protocol.CreateDatabaseResponse;
 import org.elastras.client.protocol.DrainOtmRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
@@ -24,6 +25,9 @@ import org.elastras.client.protocol.SchemaSpec;
  * was lost (OUTCOME_UNKNOWN) is asked again only if repeating it is harmless: the reads, and
  * {@link #drainOtm}, which sets a flag; a create or a move is not re-sent (the caller lists the
  * partitions or the moves to see whether it happened). Thread-safe.
+ *
+ * <p>A create raises the owning client's {@link CatalogHorizon} to the CTS of the master's catalog
+ * writes, so that the client's next catalog read finds the new database at once.
  */
 public final class AdminClient {
 
@@ -33,23 +37,30 @@ public final class AdminClient {
     private final ZkPaths paths;
     private final OtmClientConfig config;
     private final long deadlineMs;
+    private final CatalogHorizon catalogHorizon;
     /** Guarded by this: a client of the master last found active. */
     private MasterClient master;
 
-    AdminClient(CuratorFramework zk, ZkPaths paths, OtmClientConfig config, long deadlineMs) {
+    /** @param catalogHorizon raised by every create to its catalog CTS (the client's catalog reads begin there) */
+    AdminClient(CuratorFramework zk, ZkPaths paths, OtmClientConfig config, long deadlineMs, CatalogHorizon catalogHorizon) {
         this.zk = Objects.requireNonNull(zk, "zk");
         this.paths = paths;
         this.config = config;
         this.deadlineMs = deadlineMs;
+        this.catalogHorizon = Objects.requireNonNull(catalogHorizon, "catalogHorizon");
     }
 
     /**
      * Creates a tree-partitioned database split at {@code rootKeyBoundaries} (strictly ascending root
-     * keys) into {@code boundaries + 1} partitions; returns them once recorded and assigned.
+     * keys) into {@code boundaries + 1} partitions; returns them once recorded and assigned. The
+     * owning client's requests that follow find the database (its catalog reads begin at or after
+     * the create's catalog commit).
      */
     public List<PartitionInfo> createDatabase(DatabaseSchema schema, List<List<Object>> rootKeyBoundaries) {
         CreateDatabaseRequest request = new CreateDatabaseRequest(SchemaSpec.of(schema), rootKeyBoundaries);
-        return send("createDatabase " + schema.name(), false, m -> m.createDatabase(request).partitions());
+        CreateDatabaseResponse created = send("createDatabase " + schema.name(), false, m -> m.createDatabase(request));
+        catalogHorizon.reached(created.catalogCts());
+        return created.partitions();
     }
 
     /** Creates a single-partition database (a tenant). */

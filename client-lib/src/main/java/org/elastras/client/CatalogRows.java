@@ -100,7 +100,16 @@ public final class CatalogRows {
      * @throws IllegalStateException if the partition holds more than {@link #SCAN_ROWS_MAX} such rows
      */
     public static List<PartitionRow> scan(OtmClient otm, String catalogDatabase, long partitionId, String database) {
-        return readOnly(otm, catalogDatabase, partitionId, txnId -> scanIn(otm, txnId, database));
+        return scan(otm, catalogDatabase, partitionId, database, 0);
+    }
+
+    /**
+     * {@link #scan(OtmClient, String, long, String)} at a snapshot at or after {@code afterCts}
+     * (the owner waits, bounded, for its snapshot to reach it; OVERLOADED if it does not).
+     */
+    public static List<PartitionRow> scan(OtmClient otm, String catalogDatabase, long partitionId, String database,
+            long afterCts) {
+        return readOnly(otm, catalogDatabase, partitionId, afterCts, txnId -> scanIn(otm, txnId, database));
     }
 
     /**
@@ -137,7 +146,12 @@ public final class CatalogRows {
      * database exists.
      */
     public static Optional<String> schemaJson(OtmClient rootOwner, String database) {
-        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, txnId -> {
+        return schemaJson(rootOwner, database, 0);
+    }
+
+    /** {@link #schemaJson(OtmClient, String)} at a snapshot at or after {@code afterCts}. */
+    public static Optional<String> schemaJson(OtmClient rootOwner, String database, long afterCts) {
+        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, afterCts, txnId -> {
             GetResponse got = rootOwner.get(new GetRequest(txnId, CatalogSchemas.DATABASES,
                     List.of(Names.canonical(database))));
             return got.found() ? Optional.of((String) got.row().get(CatalogSchemas.SCHEMA)) : Optional.empty();
@@ -146,7 +160,12 @@ public final class CatalogRows {
 
     /** Every database's schema JSON in the ROOT partition (on {@code rootOwner}), by canonical name. */
     public static Map<String, String> schemaJsons(OtmClient rootOwner) {
-        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, txnId -> {
+        return schemaJsons(rootOwner, 0);
+    }
+
+    /** {@link #schemaJsons(OtmClient)} at a snapshot at or after {@code afterCts}. */
+    public static Map<String, String> schemaJsons(OtmClient rootOwner, long afterCts) {
+        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, afterCts, txnId -> {
             Map<String, String> out = new HashMap<>();
             List<Object> from = null;
             while (true) {
@@ -175,10 +194,22 @@ public final class CatalogRows {
 
     /**
      * Runs {@code body} in a SNAPSHOT transaction on the partition and commits it (read-only: nothing
-     * is logged); aborts it if the body fails.
+     * is logged); aborts it if the body fails. It reads at the owner's snapshot, which may trail the
+     * newest catalog commits: see {@link #readOnly(OtmClient, String, long, long, InTransaction)}.
      */
     public static <T> T readOnly(OtmClient otm, String catalogDatabase, long partitionId, InTransaction<T> body) {
-        long txnId = otm.begin(new BeginRequest(catalogDatabase, partitionId, Isolation.SNAPSHOT, 0, null)).txnId();
+        return readOnly(otm, catalogDatabase, partitionId, 0, body);
+    }
+
+    /**
+     * {@link #readOnly(OtmClient, String, long, InTransaction)} at a snapshot at or after
+     * {@code afterCts} (sent as the begin's {@code afterCts}: the owner waits, bounded, until its
+     * snapshot reaches it, else answers OVERLOADED), so that it sees every catalog write that
+     * committed at or before {@code afterCts}; 0 reads at whatever snapshot the owner has.
+     */
+    public static <T> T readOnly(OtmClient otm, String catalogDatabase, long partitionId, long afterCts,
+            InTransaction<T> body) {
+        long txnId = otm.begin(new BeginRequest(catalogDatabase, partitionId, Isolation.SNAPSHOT, afterCts, null)).txnId();
         T result;
         try {
             result = body.run(txnId);

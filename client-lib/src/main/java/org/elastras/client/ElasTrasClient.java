@@ -25,7 +25,9 @@ import org.elastras.client.protocol.ProtocolCodec;
  *
  * <p>Session consistency: the methods here use one {@link Session} shared by all threads of the
  * client, so every request reads what any earlier commit of this client wrote, on any OTM. Use
- * {@link #newSession()} for independent sessions.
+ * {@link #newSession()} for independent sessions. A database created through this client's
+ * {@link #admin()} is found by every request of the client that starts after the create returned
+ * (its catalog reads begin at or after the create's catalog commit), in every session.
  *
  * <p>Errors (all {@link ElasTrasException}): {@code UNKNOWN_DATABASE}, {@code TYPE_MISMATCH} for
  * root-key values that do not match the database's root key, the server's own errors for bad
@@ -45,13 +47,15 @@ public final class ElasTrasClient implements AutoCloseable {
     /**
      * A client over {@code locator} (given the connections to tell about OTMs that went away) and
      * the system clock. Package-private: tests build one over a scripted catalog.
+     *
+     * @param catalogHorizon raised by this client's creates; the locator's catalog reads begin at it
      */
     ElasTrasClient(CuratorFramework zk, Function<OtmConnections, PartitionLocator> locator,
-            ElasTrasClientConfig config, ClientClock clock) {
+            ElasTrasClientConfig config, ClientClock clock, CatalogHorizon catalogHorizon) {
         this.zk = zk;
         this.admin = zk == null ? null : new AdminClient(zk, new ZkPaths(config.zkRoot()),
                 new OtmClientConfig(config.connectTimeoutMs(), Math.max(config.requestTimeoutMs(), 60_000),
-                        ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 64, 4), config.retryPolicy().deadlineMs());
+                        ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 64, 4), config.retryPolicy().deadlineMs(), catalogHorizon);
         OtmClientConfig otmConfig = new OtmClientConfig(config.connectTimeoutMs(), config.requestTimeoutMs(),
                 ProtocolCodec.BODY_BYTES_MAX_DEFAULT, 4_096, 16);
         OtmConnections connections = new OtmConnections(config.otmConnectionsMax(),
@@ -107,9 +111,11 @@ public final class ElasTrasClient implements AutoCloseable {
 
     private static ElasTrasClient overCatalogOf(CuratorFramework zk, ElasTrasClientConfig config, boolean ownsZk) {
         ZkPaths paths = new ZkPaths(config.zkRoot());
+        // One horizon for the client: its admin's creates raise it, its catalog reads begin at it.
+        CatalogHorizon catalogHorizon = new CatalogHorizon();
         ElasTrasClient client = new ElasTrasClient(zk, connections -> new CachingPartitionLocator(
-                new MetaCatalogReader(zk, paths, connections), config.cachedLocationsMax(),
-                System::nanoTime, connections::retainOnly), config, ClientClock.SYSTEM);
+                new MetaCatalogReader(zk, paths, connections, catalogHorizon), config.cachedLocationsMax(),
+                System::nanoTime, connections::retainOnly), config, ClientClock.SYSTEM, catalogHorizon);
         client.ownsZk = ownsZk;
         return client;
     }

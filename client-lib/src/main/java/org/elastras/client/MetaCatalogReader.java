@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -24,8 +25,9 @@ import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.WireFormat;
 
 /**
- * Reads the catalog the way the design lays it out: ZooKeeper -> ROOT -> META. Thread-safe (it
- * holds no state; the connections are the client's).
+ * Reads the catalog the way the design lays it out: ZooKeeper -> ROOT -> META. Thread-safe (its
+ * only state is the client's {@link CatalogHorizon}, itself thread-safe; the connections are the
+ * client's).
  *
  * <p>One read of a database: the ROOT partition's location from {@code {root}/root} and the live
  * OTMs from {@code {root}/otms} (ZooKeeper); then, in one read-only transaction on the ROOT
@@ -34,9 +36,14 @@ import org.elastras.client.protocol.WireFormat;
  * database, one read-only transaction scanning them. So a database's whole partition map comes
  * with one range scan (the "neighbouring rows" of the design).
  *
+ * <p>Every read-only transaction begins with the {@link CatalogHorizon}'s CTS as {@code afterCts}:
+ * a catalog owner's snapshot may trail the master's newest catalog commit, and a database this
+ * client created (and was told exists) must not be missing from its next read.
+ *
  * <p>A catalog partition that is moving or recovering answers NOT_OWNER or NOT_SERVING, and an
  * owner that died cannot be reached: the read then fails with a retryable {@code UNREACHABLE} and
- * the client tries again within its deadline, by which time the master has reopened it.
+ * the client tries again within its deadline, by which time the master has reopened it. So does an
+ * owner whose snapshot did not reach the horizon in time (OVERLOADED).
  */
 final class MetaCatalogReader implements CatalogReader {
 
@@ -46,14 +53,19 @@ final class MetaCatalogReader implements CatalogReader {
     private final CuratorFramework zk;
     private final ZkPaths paths;
     private final OtmConnections connections;
+    private final CatalogHorizon horizon;
     private final ObjectMapper json = new ObjectMapper();
     private final ProtocolCodec codec = new ProtocolCodec();
 
-    /** A reader over a started Curator client and connections it does not own (closing this closes nothing). */
-    MetaCatalogReader(CuratorFramework zk, ZkPaths paths, OtmConnections connections) {
+    /**
+     * A reader over a started Curator client and connections it does not own (closing this closes
+     * nothing), whose reads begin at or after {@code horizon}'s CTS.
+     */
+    MetaCatalogReader(CuratorFramework zk, ZkPaths paths, OtmConnections connections, CatalogHorizon horizon) {
         this.zk = zk;
         this.paths = paths;
         this.connections = connections;
+        this.horizon = Objects.requireNonNull(horizon, "horizon");
     }
 
     @Override
@@ -64,12 +76,15 @@ final class MetaCatalogReader implements CatalogReader {
             throw new ElasTrasException(ErrorCode.UNKNOWN_DATABASE, "database " + name
                     + " is part of the catalog; applications cannot use it");
         }
+        // Read once: every transaction of this read sees at least what the horizon covered when it began.
+        long afterCts = horizon.afterCts();
         try {
             Map<String, OtmAddress> live = liveOtms();
             PartitionLocation root = rootLocation(live);
-            Optional<String> schemaJson = onOwner(root, otm -> CatalogRows.schemaJson(otm, name));
+            Optional<String> schemaJson = onOwner(root, otm -> CatalogRows.schemaJson(otm, name, afterCts));
             if (schemaJson.isEmpty()) {
-                List<String> known = new ArrayList<>(new java.util.TreeSet<>(onOwner(root, CatalogRows::schemaJsons).keySet()));
+                List<String> known = new ArrayList<>(new java.util.TreeSet<>(onOwner(root,
+                        otm -> CatalogRows.schemaJsons(otm, afterCts)).keySet()));
                 String listed = known.size() <= KNOWN_LISTED_MAX ? known.toString()
                         : known.subList(0, KNOWN_LISTED_MAX) + " and " + (known.size() - KNOWN_LISTED_MAX) + " more";
                 throw new ElasTrasException(ErrorCode.UNKNOWN_DATABASE, "database " + name + " is not in the catalog (under "
@@ -79,7 +94,7 @@ final class MetaCatalogReader implements CatalogReader {
                     WireFormat.JSON, "schema of database " + name).toSchema();
             List<CatalogRows.PartitionRow> metaPartitions = onOwner(root, otm ->
                     CatalogRows.scan(otm, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID,
-                            CatalogSchemas.META_DATABASE));
+                            CatalogSchemas.META_DATABASE, afterCts));
             KeyRange wanted = CatalogSchemas.metaRangeOf(name);
             List<MetaRow> rows = new ArrayList<>();
             for (CatalogRows.PartitionRow meta : metaPartitions) {
@@ -89,7 +104,7 @@ final class MetaCatalogReader implements CatalogReader {
                 }
                 PartitionLocation at = locationOf(m, live);
                 for (CatalogRows.PartitionRow r : onOwner(at, otm -> CatalogRows.scan(otm, CatalogSchemas.META_DATABASE,
-                        m.partition().id().value(), name))) {
+                        m.partition().id().value(), name, afterCts))) {
                     rows.add(r.row());
                 }
             }
