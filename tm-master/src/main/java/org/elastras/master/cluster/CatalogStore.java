@@ -271,16 +271,16 @@ public final class CatalogStore {
         PartitionRecord meta = PartitionRecord.unassigned(CatalogSchemas.META_DATABASE,
                 CatalogSchemas.FIRST_META_PARTITION_ID, null, null);
         Holder root = new Holder(CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, rootOwner);
-        inTransaction(root, "create the first META partition", txnId -> {
+        long written = inTransaction(root, "create the first META partition", txnId -> {
             MetaRow row = toMetaRow(meta);
             GetResponse existing = rootOwner.get(new GetRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(row)));
             if (!existing.found()) {
                 rootOwner.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.toWire(row, json(meta), writer)));
             }
-            return null;
         });
-        return known(CatalogRows.scan(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, null)
-                .stream().filter(r -> r.row().partition().id().value() == meta.partitionId()).findFirst()
+        // Read back at or after the write: ROOT's owner's snapshot may not have reached it yet.
+        return known(CatalogRows.scan(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, null,
+                written).stream().filter(r -> r.row().partition().id().value() == meta.partitionId()).findFirst()
                 .orElseThrow(() -> new IllegalStateException("the first META partition's row is not in ROOT after writing it")));
     }
 
@@ -451,7 +451,6 @@ public final class CatalogStore {
                         + found.writer() + " (epoch " + version.epoch() + "), not by this master");
             }
             otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, wire));
-            return null;
         });
     }
 
@@ -461,9 +460,13 @@ public final class CatalogStore {
      * database exists.
      *
      * @param metaHolderOf the META partition that must hold a record
+     * @return the highest commit timestamp of these writes (ROOT's and META's owners take CTSs from
+     *     different ranges, so either may be the highest): a catalog read that begins with it as
+     *     {@code afterCts} finds the database and all its rows, though the owners' snapshots may
+     *     trail the commits
      * @throws IllegalArgumentException if the database exists already
      */
-    public void createDatabase(SchemaSpec schema, List<PartitionRecord> records, Holder root,
+    public long createDatabase(SchemaSpec schema, List<PartitionRecord> records, Holder root,
             Function<PartitionRecord, Holder> metaHolderOf) throws Exception {
         String name = Names.canonical(schema.name());
         if (CatalogRows.schemaJson(root.otm(), name).isPresent()) {
@@ -476,10 +479,11 @@ public final class CatalogStore {
             holders.put(h.partitionId(), h);
             byHolder.computeIfAbsent(h.partitionId(), id -> new ArrayList<>()).add(r);
         }
+        long catalogCts = 0;
         for (Map.Entry<Long, List<PartitionRecord>> e : byHolder.entrySet()) {
             Holder h = holders.get(e.getKey());
             OtmClient otm = h.otm();
-            inTransaction(h, "record the partitions of " + name, txnId -> {
+            catalogCts = Math.max(catalogCts, inTransaction(h, "record the partitions of " + name, txnId -> {
                 for (CatalogRows.PartitionRow left : CatalogRows.scanIn(otm, txnId, name)) {
                     otm.delete(new DeleteRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(left.row())));
                 }
@@ -487,8 +491,7 @@ public final class CatalogStore {
                     otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS,
                             CatalogRows.toWire(toMetaRow(r, schema), json(r), writer)));
                 }
-                return null;
-            });
+            }));
         }
         String schemaJson = new String(codec.encode(schema, WireFormat.JSON), StandardCharsets.UTF_8);
         if (schemaJson.length() > CatalogSchemas.SCHEMA_CHARS_MAX) {
@@ -496,18 +499,18 @@ public final class CatalogStore {
                     + " characters as JSON; the catalog holds at most " + CatalogSchemas.SCHEMA_CHARS_MAX);
         }
         OtmClient rootOtm = root.otm();
-        inTransaction(root, "record database " + name, txnId -> {
+        catalogCts = Math.max(catalogCts, inTransaction(root, "record database " + name, txnId -> {
             GetResponse existing = rootOtm.get(new GetRequest(txnId, CatalogSchemas.DATABASES, List.of(name)));
             if (existing.found()) {
                 throw new IllegalArgumentException("database " + schema.name() + " exists already; choose another name");
             }
             rootOtm.put(new PutRequest(txnId, CatalogSchemas.DATABASES,
                     Map.of(CatalogSchemas.NAME, name, CatalogSchemas.SCHEMA, schemaJson)));
-            return null;
-        });
+        }));
         for (PartitionRecord r : records) {
             remember(r.partitionId(), new Version(r.epoch(), writer));
         }
+        return catalogCts;
     }
 
     /** Thrown inside a transaction body: the row holds a pending hand-over's version. */
@@ -527,12 +530,19 @@ public final class CatalogStore {
         }
     }
 
+    /** The writes of a catalog transaction, run with its id on the holder. */
+    @FunctionalInterface
+    private interface Writes {
+        void run(long txnId);
+    }
+
     /**
      * Runs {@code body} in a SERIALIZABLE transaction on the holder and commits it; aborts it if the
-     * body fails. Maps the OTM's answers: a row of another master to {@link SupersededException},
+     * body fails. Returns the commit's CTS: a read that begins with it as {@code afterCts} sees the
+     * writes. Maps the OTM's answers: a row of another master to {@link SupersededException},
      * an unreachable or not-serving holder to {@link CatalogUnavailableException}.
      */
-    private <T> T inTransaction(Holder holder, String what, CatalogRows.InTransaction<T> body)
+    private long inTransaction(Holder holder, String what, Writes body)
             throws CatalogUnavailableException, SupersededException {
         OtmClient otm = holder.otm();
         long txnId;
@@ -542,9 +552,8 @@ public final class CatalogStore {
             throw unavailable(holder, what, e);
         }
         try {
-            T result = body.run(txnId);
-            otm.commit(new CommitRequest(txnId));
-            return result;
+            body.run(txnId);
+            return otm.commit(new CommitRequest(txnId)).cts();
         } catch (RuntimeException e) {
             try {
                 otm.abort(new AbortRequest(txnId));

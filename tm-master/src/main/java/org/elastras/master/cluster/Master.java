@@ -478,6 +478,10 @@ public final class Master implements AutoCloseable {
      */
     public List<PartitionView> createDatabase(DatabaseSchema schema, List<List<Object>> rootKeyBoundaries)
             throws Exception {
+        return createTree(schema, rootKeyBoundaries).partitions();
+    }
+
+    private CreatedDatabase createTree(DatabaseSchema schema, List<List<Object>> rootKeyBoundaries) throws Exception {
         if (schema.partitioning() != PartitioningKind.TREE) {
             throw new IllegalArgumentException("database " + schema.name()
                     + " is single-partition; create it with createTenant");
@@ -487,7 +491,7 @@ public final class Master implements AutoCloseable {
         bounds.add(null);
         bounds.addAll(rootKeyBoundaries);
         bounds.add(null);
-        return create(schema, bounds);
+        return createPartitions(schema, bounds);
     }
 
     /**
@@ -497,6 +501,10 @@ public final class Master implements AutoCloseable {
      * @throws IllegalStateException if this master is not the active one
      */
     public PartitionView createTenant(DatabaseSchema schema) throws Exception {
+        return createSingle(schema).partitions().get(0);
+    }
+
+    private CreatedDatabase createSingle(DatabaseSchema schema) throws Exception {
         if (schema.partitioning() != PartitioningKind.SINGLE_PARTITION) {
             throw new IllegalArgumentException("database " + schema.name()
                     + " is tree-partitioned; create it with createDatabase and its root-key boundaries");
@@ -504,7 +512,35 @@ public final class Master implements AutoCloseable {
         List<List<Object>> bounds = new ArrayList<>();
         bounds.add(null);
         bounds.add(null);
-        return create(schema, bounds).get(0);
+        return createPartitions(schema, bounds);
+    }
+
+    /**
+     * What a create recorded and assigned. Immutable.
+     *
+     * @param partitions the new database's partitions
+     * @param catalogCts the highest commit timestamp of the create's catalog writes (META's rows,
+     *     then ROOT's schema row, which makes the database exist): a catalog read that begins with
+     *     it as {@code afterCts} finds the database
+     */
+    public record CreatedDatabase(List<PartitionView> partitions, long catalogCts) {
+
+        public CreatedDatabase {
+            partitions = List.copyOf(partitions);
+            if (catalogCts < 0) {
+                throw new IllegalArgumentException("catalogCts must be >= 0, got " + catalogCts);
+            }
+        }
+    }
+
+    /**
+     * {@link #createTenant} for a single-partition schema without boundaries, else
+     * {@link #createDatabase} (which refuses a single-partition schema with boundaries); also says at
+     * which commit timestamp the catalog holds the database, for the admin API to hand to the client.
+     */
+    public CreatedDatabase create(DatabaseSchema schema, List<List<Object>> rootKeyBoundaries) throws Exception {
+        return schema.partitioning() == PartitioningKind.SINGLE_PARTITION && rootKeyBoundaries.isEmpty()
+                ? createSingle(schema) : createTree(schema, rootKeyBoundaries);
     }
 
     /**
@@ -594,7 +630,7 @@ public final class Master implements AutoCloseable {
             Map<Long, CatalogStore.Holder> holders, CatalogStore catalog) {
     }
 
-    private List<PartitionView> create(DatabaseSchema schema, List<List<Object>> bounds) throws Exception {
+    private CreatedDatabase createPartitions(DatabaseSchema schema, List<List<Object>> bounds) throws Exception {
         if (CatalogSchemas.reserved(schema.name())) {
             throw new IllegalArgumentException("database name " + schema.name() + " is reserved for the catalog;"
                     + " choose another name");
@@ -626,8 +662,9 @@ public final class Master implements AutoCloseable {
             }
             return new PreparedCreate(term, records, root, holders, catalog);
         });
+        long catalogCts;
         try {
-            prepared.catalog().createDatabase(spec, prepared.records(), prepared.root(),
+            catalogCts = prepared.catalog().createDatabase(spec, prepared.records(), prepared.root(),
                     r -> prepared.holders().get(r.partitionId()));
         } catch (CatalogStore.CatalogUnavailableException e) {
             throw new ElasTrasException(ErrorCode.NOT_SERVING, e.getMessage() + "; retry in a few seconds", e);
@@ -650,7 +687,7 @@ public final class Master implements AutoCloseable {
             LOG.info(() -> "created database " + schema.name() + " with " + prepared.records().size() + " partitions");
             events.record(MasterEvents.Kind.DATABASE_CREATED, schema.name(), schema.partitioning() + ", "
                     + prepared.records().size() + " partitions");
-            return created;
+            return new CreatedDatabase(created, catalogCts);
         });
     }
 

@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
-import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.client.protocol.BalancePlanResponse;
 import org.elastras.client.protocol.CreateDatabaseRequest;
 import org.elastras.client.protocol.CreateDatabaseResponse;
@@ -80,10 +79,11 @@ final class MasterEndpoint implements ProtocolEndpoint {
         } catch (IllegalArgumentException e) {
             throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "createDatabase: " + e.getMessage());
         }
-        return new CreateDatabaseResponse(admin(ErrorCode.MALFORMED_REQUEST, () -> schema.partitioning() == PartitioningKind.SINGLE_PARTITION
-                && request.rootKeyBoundaries().isEmpty()
-                ? List.of(master.createTenant(schema))
-                : master.createDatabase(schema, request.rootKeyBoundaries())).stream().map(MasterEndpoint::info).toList());
+        Master.CreatedDatabase created = admin(ErrorCode.MALFORMED_REQUEST, () -> master.create(schema,
+                request.rootKeyBoundaries()));
+        // The catalog CTS lets the client read its new database at once (its catalog reads begin there).
+        return new CreateDatabaseResponse(created.partitions().stream().map(MasterEndpoint::info).toList(),
+                created.catalogCts());
     }
 
     private ListPartitionsResponse listPartitions(ListPartitionsRequest request) {
