@@ -407,6 +407,21 @@ public final class ClusterTpccTarget implements TpccTarget {
         return cpu;
     }
 
+    /** The JIT compiler threads' share of {@link #processCpuSeconds()}, per process. */
+    @Override
+    public Map<String, Double> processJitSeconds() {
+        Map<String, Double> jit = new LinkedHashMap<>();
+        if (master == null) {
+            return jit;
+        }
+        jit.put("master", ProcessCpu.jitSeconds(master.pid()));
+        jit.put("zookeeper", ProcessCpu.jitSeconds(zookeeper.pid()));
+        for (String id : otmIds) {
+            jit.put(id, ProcessCpu.jitSeconds(provisioner.pid(id)));
+        }
+        return jit;
+    }
+
     // ---- The transactions ----
 
     @Override

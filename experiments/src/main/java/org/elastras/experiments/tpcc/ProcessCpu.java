@@ -59,11 +59,50 @@ final class ProcessCpu {
         return total / TICKS_PER_SECOND;
     }
 
+    /**
+     * CPU seconds the JIT compiler threads of JVM {@code pid} have used (HotSpot names them
+     * "C1 CompilerThread<n>" and "C2 CompilerThread<n>"; Linux keeps the first 15 characters). A
+     * JVM whose compilers are still busy is not at steady state: the figure says how much of a
+     * measured period went to compiling rather than to the workload. NaN if it cannot be read.
+     */
+    static double jitSeconds(long pid) {
+        long ticks = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path thread : threads) {
+                String name;
+                try {
+                    name = Files.readString(thread.resolve("comm"), StandardCharsets.US_ASCII).trim();
+                } catch (IOException e) {
+                    continue; // the thread ended while listed
+                }
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    long[] t = ticks(thread.resolve("stat"));
+                    if (t != null) {
+                        ticks += t[0] + t[1];
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        return ticks / TICKS_PER_SECOND;
+    }
+
+    /** {@link #jitSeconds(long)} of this JVM. */
+    static double thisJvmJitSeconds() {
+        return jitSeconds(ProcessHandle.current().pid());
+    }
+
     /** utime, stime, cutime, cstime, ppid of a process; null if it cannot be read. */
     private static long[] ticks(long pid) {
+        return ticks(Path.of("/proc", Long.toString(pid), "stat"));
+    }
+
+    /** utime, stime, cutime, cstime, ppid from a {@code stat} file of a process or thread; null if unreadable. */
+    private static long[] ticks(Path statFile) {
         String stat;
         try {
-            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            stat = Files.readString(statFile, StandardCharsets.US_ASCII);
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -260,7 +260,22 @@ public final class TpccBenchmark {
             b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()));
             total += e.getValue();
         }
-        return b.append(String.format(Locale.ROOT, " (total %.2f)", total)).toString();
+        b.append(String.format(Locale.ROOT, " (total %.2f)", total));
+        double jitTotal = 0;
+        StringBuilder jit = new StringBuilder();
+        for (Map.Entry<String, Double> e : r.jitCoresUsed().entrySet()) {
+            if (e.getValue() >= 0.005) {
+                jit.append(jit.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()));
+            }
+            if (!Double.isNaN(e.getValue())) {
+                jitTotal += e.getValue();
+            }
+        }
+        if (!r.jitCoresUsed().isEmpty()) {
+            b.append(String.format(Locale.ROOT, "; of which JIT compiling %.2f%s", jitTotal,
+                    jit.length() == 0 ? "" : " (" + jit + ")"));
+        }
+        return b.toString();
     }
 
     /** Why these figures are not TPC-C results. */
@@ -347,7 +362,7 @@ public final class TpccBenchmark {
                             + " \"terminals\": %d, \"seconds\": %.3f, \"tpmC\": %.0f, \"transactions_per_second\": %.1f,"
                             + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
                             + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
-                            + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s},"
+                            + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s}, \"jit_cores_used\": {%s},"
                             + " \"load_average_before\": %s, \"load_average_after\": %s,"
                             + " \"delivery_skipped_districts\": %d, \"remote_warehouses\": %s, \"remote_new_order_lines\": %d,"
                             + " \"remote_new_orders\": %d, \"remote_payments\": %d, \"remote_choices_made_local\": %d,"
@@ -359,6 +374,8 @@ public final class TpccBenchmark {
                     x.districts().agrees(x.terminals()), x.newOrdersPerMinuteByDistricts(),
                     String.join(", ", x.coresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
                             + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
+                    String.join(", ", x.jitCoresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
+                            + (Double.isNaN(e.getValue()) ? "null" : String.format(Locale.ROOT, "%.3f", e.getValue()))).toList()),
                     ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
                     x.deliverySkippedDistricts(), ResultFiles.jsonString(x.remote().mode().optionName()), x.remote().newOrderLines(),
                     x.remote().newOrders(), x.remote().payments(), x.remote().choicesMadeLocal(),

@@ -88,15 +88,25 @@ public final class TpccDriver {
      * @param timeline one sample a second, warm-up included
      * @param cpuSecondsMeasured CPU seconds used during the measured period by the benchmark JVM
      *     (terminals and whatever of the target runs inside it) and by the target's own processes
+     * @param jitSecondsMeasured of those, the seconds the JIT compiler threads of each JVM used (a
+     *     run whose compilers were busy was not measured at steady state)
      */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
             Map<String, Long> failuresByReason, long deliverySkippedDistricts, RemoteAccesses remote, String firstError,
-            DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured) {
+            DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured,
+            Map<String, Double> jitSecondsMeasured) {
 
         /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
         public Map<String, Double> coresUsed() {
             Map<String, Double> cores = new java.util.LinkedHashMap<>();
             cpuSecondsMeasured.forEach((name, cpu) -> cores.put(name, cpu / seconds));
+            return cores;
+        }
+
+        /** Of {@link #coresUsed()}, the cores each JVM's JIT compiler threads used. */
+        public Map<String, Double> jitCoresUsed() {
+            Map<String, Double> cores = new java.util.LinkedHashMap<>();
+            jitSecondsMeasured.forEach((name, cpu) -> cores.put(name, cpu / seconds));
             return cores;
         }
 
@@ -225,12 +235,14 @@ public final class TpccDriver {
         long nextOrderIdsBefore = districtNextOrderIdSum(target);
         long committedAfterFirstRead = timeline.newOrdersCommitted();
         Map<String, Double> cpuBefore = cpu(target);
+        Map<String, Double> jitBefore = jit(target);
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
         tick(timeline, progress, warmupStartNanos, lastSampleNanos, startNanos + (long) (measureSeconds * 1e9), true);
         phase.value = Phase.STOP;
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         Map<String, Double> cpuAfter = cpu(target);
+        Map<String, Double> jitAfter = jit(target);
         done.await();
         long nextOrderIdsAfter = districtNextOrderIdSum(target);
         DistrictCheck districts = new DistrictCheck(nextOrderIdsAfter - nextOrderIdsBefore,
@@ -275,7 +287,7 @@ public final class TpccDriver {
         String name = remote == RemoteWarehouses.ALL_LOCAL ? target.name() + " (all-local)" : target.name();
         return new Result(name, terminals, seconds, types, reasons, skipped,
                 new RemoteAccesses(remote, remoteLines, remoteOrders, remotePayments, madeLocal), firstError.get(),
-                districts, timeline.samples(), difference(cpuBefore, cpuAfter));
+                districts, timeline.samples(), difference(cpuBefore, cpuAfter), difference(jitBefore, jitAfter));
     }
 
     /** CPU seconds so far of the benchmark JVM and of the target's processes. */
@@ -284,6 +296,14 @@ public final class TpccDriver {
         cpu.put(BENCHMARK_JVM, ProcessCpu.thisJvmSeconds());
         cpu.putAll(target.processCpuSeconds());
         return cpu;
+    }
+
+    /** The JIT compiler threads' CPU seconds so far, of the benchmark JVM and of the target's processes. */
+    private static Map<String, Double> jit(TpccTarget target) throws Exception {
+        Map<String, Double> jit = new java.util.LinkedHashMap<>();
+        jit.put(BENCHMARK_JVM, ProcessCpu.thisJvmJitSeconds());
+        jit.putAll(target.processJitSeconds());
+        return jit;
     }
 
     private static Map<String, Double> difference(Map<String, Double> before, Map<String, Double> after) {

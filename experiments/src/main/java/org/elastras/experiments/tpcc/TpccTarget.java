@@ -58,6 +58,15 @@ public interface TpccTarget extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * Of {@link #processCpuSeconds()}, the seconds each JVM's JIT compiler threads used so far, by
+     * the same names; empty when this target has no JVMs of its own. A measured period in which the
+     * compilers were busy did not run at steady state.
+     */
+    default Map<String, Double> processJitSeconds() throws Exception {
+        return Map.of();
+    }
+
     @Override
     void close() throws Exception;
 

@@ -50,6 +50,9 @@ class ClusterTpccTargetTest {
             assertTrue(r.types().get(TransactionType.PAYMENT).completed() > 0);
             assertTrue(r.districts().agrees(r.terminals()), r.districts().toString());
             assertEquals(Set.of(TpccDriver.BENCHMARK_JVM, "master", "zookeeper", "otm-1", "otm-2"), r.cpuSecondsMeasured().keySet());
+            assertEquals(r.cpuSecondsMeasured().keySet(), r.jitSecondsMeasured().keySet());
+            r.jitSecondsMeasured().forEach((name, jit) -> assertTrue(jit >= 0 && jit <= r.cpuSecondsMeasured().get(name) + 0.02,
+                    name + ": JIT " + jit + " s of " + r.cpuSecondsMeasured().get(name) + " s"));
             // 15% of the run's Payments are for the other warehouse's customers (at least 40 in 6 s,
             // so none at all would be a 1-in-600 chance); New-Order's 1% of lines are counted too.
             long payments = r.types().get(TransactionType.PAYMENT).completed();
