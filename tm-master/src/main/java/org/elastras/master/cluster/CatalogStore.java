@@ -2,6 +2,7 @@ package org.elastras.master.cluster;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,8 @@ import org.elastras.client.CatalogRows;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.BeginRequest;
+import org.elastras.client.protocol.BeginResponse;
+import org.elastras.client.protocol.CallRequest;
 import org.elastras.client.protocol.CallResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.DeleteRequest;
@@ -40,6 +43,8 @@ import org.elastras.client.protocol.GetResponse;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.PutRequest;
+import org.elastras.client.protocol.ScanRequest;
+import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.WireValues;
@@ -57,6 +62,20 @@ import org.elastras.otm.catalog.PartitionRowSwap.Version;
  * (epoch, writer) it holds, which must be one this store read or wrote itself — the last one it
  * knows, or one of its own attempts whose answer was lost. A SERIALIZABLE transaction reads the
  * row and writes it, so the check and the write are atomic on the catalog partition.
+ *
+ * <p>Reads at or after its own writes. A catalog owner begins a transaction at its snapshot, which
+ * may trail a commit it already acknowledged, so every catalog transaction and call here begins with
+ * a {@link CatalogHorizon} as {@code afterCts}: a row's compare-and-set with the highest CTS at which
+ * this store wrote or read that row, a create's transactions and the reads of a whole catalog
+ * partition with the highest CTS of this store's other transactions and reads there. So no owner
+ * shows it a row older than one it wrote or read, which it would take for another master's (and
+ * step down), nor misses a row it created; and an owner that lags waits only for what this store
+ * needs from it, not for the other catalog partitions' progress. A write is a compare-and-set: a
+ * stale snapshot could never make it overwrite a newer row (first updater wins), only make it refuse
+ * wrongly. The one write of its rows whose CTS it never learns, a live move's hand-over made by the
+ * destination, is covered by the check that a row holding an older version of this store's own was
+ * read at a stale snapshot. Both, and an owner that does not reach the horizon in time (OVERLOADED),
+ * are {@link CatalogUnavailableException} (retried), never {@link SupersededException}.
  *
  * <p>Thread-safe: writes of different partitions may run concurrently (the master never has two
  * writes of one partition in flight).
@@ -148,6 +167,17 @@ public final class CatalogStore {
     private final Map<Long, HandOver> handOvers = new ConcurrentHashMap<>();
     /** Guarded by this: the ZooKeeper version of the ROOT record last read or written, -1 if none. */
     private int rootVersion = -1;
+    /**
+     * Per partition id: the highest CTS at which this store wrote the partition's catalog row or read
+     * it, where a compare-and-set of the row begins. One entry per partition, like {@link #acceptable}.
+     */
+    private final Map<Long, CatalogHorizon> rowHorizons = new ConcurrentHashMap<>();
+    /**
+     * Per catalog partition id (ROOT's, each META partition's): the highest CTS of this store's
+     * transactions there other than row swaps (a create's writes, the first META row) and of its reads
+     * of the whole partition, where those begin.
+     */
+    private final Map<Long, CatalogHorizon> partitionHorizons = new ConcurrentHashMap<>();
 
     /**
      * @param writer names this master's term in the rows it writes (at most 192 characters)
@@ -205,19 +235,26 @@ public final class CatalogStore {
 
     // ---------------------------------------------------------------- reads
 
-    /** Reads the ROOT partition: every user database's schema and every META partition's record. */
+    /**
+     * Reads the ROOT partition, in one transaction at or after ROOT's horizon: every user database's
+     * schema and every META partition's record.
+     *
+     * @throws ElasTrasException as ROOT's owner answers (NOT_OWNER, NOT_SERVING, OVERLOADED if its
+     *     snapshot did not reach the horizon in time: retry)
+     */
     public RootContents loadRoot(OtmClient rootOwner) {
-        Map<String, SchemaSpec> databases = new TreeMap<>();
-        for (Map.Entry<String, String> e : CatalogRows.schemaJsons(rootOwner).entrySet()) {
-            databases.put(e.getKey(), codec.decode(e.getValue().getBytes(StandardCharsets.UTF_8), SchemaSpec.class,
-                    WireFormat.JSON, "schema of database " + e.getKey()));
-        }
-        List<PartitionRecord> metas = new ArrayList<>();
-        for (CatalogRows.PartitionRow row : CatalogRows.scan(rootOwner, CatalogSchemas.ROOT_DATABASE,
-                CatalogSchemas.ROOT_PARTITION_ID, null)) {
-            metas.add(known(row));
-        }
-        return new RootContents(databases, metas);
+        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, (txnId, snapshotCts) -> {
+            Map<String, SchemaSpec> databases = new TreeMap<>();
+            for (Map.Entry<String, String> e : schemaJsonsIn(rootOwner, txnId).entrySet()) {
+                databases.put(e.getKey(), codec.decode(e.getValue().getBytes(StandardCharsets.UTF_8), SchemaSpec.class,
+                        WireFormat.JSON, "schema of database " + e.getKey()));
+            }
+            List<PartitionRecord> metas = new ArrayList<>();
+            for (CatalogRows.PartitionRow row : CatalogRows.scanIn(rootOwner, txnId, null)) {
+                metas.add(known(row, snapshotCts));
+            }
+            return new RootContents(databases, metas);
+        });
     }
 
     /**
@@ -225,19 +262,46 @@ public final class CatalogStore {
      * (canonical names); rows of other databases are left from a create that never finished.
      */
     public MetaContents loadMeta(OtmClient owner, long metaPartitionId, Set<String> databases) {
-        List<PartitionRecord> out = new ArrayList<>();
-        long maxId = 0;
-        for (CatalogRows.PartitionRow row : CatalogRows.scan(owner, CatalogSchemas.META_DATABASE, metaPartitionId, null)) {
-            maxId = Math.max(maxId, row.row().partition().id().value());
-            if (databases.contains(row.row().partition().database())) {
-                out.add(known(row));
+        return readOnly(owner, CatalogSchemas.META_DATABASE, metaPartitionId, (txnId, snapshotCts) -> {
+            List<PartitionRecord> out = new ArrayList<>();
+            long maxId = 0;
+            for (CatalogRows.PartitionRow row : CatalogRows.scanIn(owner, txnId, null)) {
+                maxId = Math.max(maxId, row.row().partition().id().value());
+                if (databases.contains(row.row().partition().database())) {
+                    out.add(known(row, snapshotCts));
+                }
             }
-        }
-        return new MetaContents(out, maxId);
+            return new MetaContents(out, maxId);
+        });
     }
 
-    /** The record a row holds, now known to this store as the version a write may replace. */
-    private PartitionRecord known(CatalogRows.PartitionRow row) {
+    /** Every database's schema JSON in the ROOT partition, by canonical name, read inside {@code txnId}. */
+    private static Map<String, String> schemaJsonsIn(OtmClient rootOwner, long txnId) {
+        Map<String, String> out = new HashMap<>();
+        List<Object> from = null;
+        while (true) {
+            ScanResponse page = rootOwner.scan(new ScanRequest(txnId, CatalogSchemas.DATABASES, from, null,
+                    CatalogRows.SCAN_PAGE_ROWS));
+            for (Map<String, Object> row : page.rows()) {
+                out.put(Names.canonical((String) row.get(CatalogSchemas.NAME)), (String) row.get(CatalogSchemas.SCHEMA));
+            }
+            if (!page.more() || page.rows().isEmpty()) {
+                return out;
+            }
+            if (out.size() > CatalogRows.SCAN_ROWS_MAX) {
+                throw new IllegalStateException("the ROOT partition holds more than " + CatalogRows.SCAN_ROWS_MAX
+                        + " databases");
+            }
+            // The last row is read again and put again: the map does not mind.
+            from = List.of(page.rows().get(page.rows().size() - 1).get(CatalogSchemas.NAME));
+        }
+    }
+
+    /**
+     * The record a row holds, read at {@code snapshotCts}: now known to this store as the version a
+     * write may replace, which that write must read at or after that snapshot.
+     */
+    private PartitionRecord known(CatalogRows.PartitionRow row, long snapshotCts) {
         MetaRow m = row.row();
         if (row.record() == null) {
             throw new IllegalStateException("catalog row of partition " + m.partition().id() + " has no RECORD");
@@ -250,7 +314,16 @@ public final class CatalogStore {
                     + record + ": " + m);
         }
         remember(record.partitionId(), new Version(record.epoch(), row.writer()));
+        rowHorizon(record.partitionId()).reached(snapshotCts);
         return record;
+    }
+
+    private CatalogHorizon rowHorizon(long partitionId) {
+        return rowHorizons.computeIfAbsent(partitionId, id -> new CatalogHorizon());
+    }
+
+    private CatalogHorizon partitionHorizon(long catalogPartitionId) {
+        return partitionHorizons.computeIfAbsent(catalogPartitionId, id -> new CatalogHorizon());
     }
 
     private void remember(long partitionId, Version version) {
@@ -271,17 +344,19 @@ public final class CatalogStore {
         PartitionRecord meta = PartitionRecord.unassigned(CatalogSchemas.META_DATABASE,
                 CatalogSchemas.FIRST_META_PARTITION_ID, null, null);
         Holder root = new Holder(CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, rootOwner);
-        long written = inTransaction(root, "create the first META partition", txnId -> {
+        inTransaction(root, "create the first META partition", partitionHorizon(root.partitionId()), txnId -> {
             MetaRow row = toMetaRow(meta);
             GetResponse existing = rootOwner.get(new GetRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(row)));
             if (!existing.found()) {
                 rootOwner.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.toWire(row, json(meta), writer)));
             }
         });
-        // Read back at or after the write: ROOT's owner's snapshot may not have reached it yet.
-        return known(CatalogRows.scan(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, null,
-                written).stream().filter(r -> r.row().partition().id().value() == meta.partitionId()).findFirst()
-                .orElseThrow(() -> new IllegalStateException("the first META partition's row is not in ROOT after writing it")));
+        // Read back at or after the write (ROOT's horizon covers it): ROOT's owner's snapshot may trail it.
+        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, (txnId, snapshotCts) ->
+                known(CatalogRows.scanIn(rootOwner, txnId, null).stream()
+                        .filter(r -> r.row().partition().id().value() == meta.partitionId()).findFirst()
+                        .orElseThrow(() -> new IllegalStateException(
+                                "the first META partition's row is not in ROOT after writing it")), snapshotCts));
     }
 
     /**
@@ -291,7 +366,9 @@ public final class CatalogStore {
      * without it (an older version) gets the same check as an interactive transaction.
      *
      * @throws SupersededException if someone else changed it: another master is active
-     * @throws CatalogUnavailableException if the holder cannot be reached or does not serve it now
+     * @throws CatalogUnavailableException if the holder cannot be reached or does not serve it now,
+     *     or its snapshot trails this store's writes (it did not reach the horizon in time, or it
+     *     showed an older version of this store's own): retry
      * @throws HandedOverException if the row holds a live move's hand-over this store gave its origin
      *     to write ({@link #prepareHandOver}): the partition is at that move's destination
      */
@@ -320,7 +397,7 @@ public final class CatalogStore {
                 // Many attempts whose answers were lost (a long catalog outage): more than one call carries.
                 throw new SwapNotUsable("the row may hold any of " + versions.size() + " versions");
             }
-            result = swap(holder, what, versions, wire);
+            result = swap(holder, what, versions, wire, rowHorizon(record.partitionId()));
         } catch (SwapNotUsable missing) {
             try {
                 writeInTransaction(record, holder, set, row, wire);
@@ -342,6 +419,9 @@ public final class CatalogStore {
                     + "; another master is active and this one must step down", null);
             case SUPERSEDED -> {
                 handedOver(record.partitionId(), result.found());
+                if (replacedByThisStore(result.found(), versions)) {
+                    throw staleRead(holder, what, result.found());
+                }
                 throw new SupersededException("the catalog row of partition " + record.partitionId()
                         + " was written by " + result.found().writer() + " (epoch " + result.found().epoch()
                         + "), not by this master; another master is active and this one must step down", null);
@@ -401,20 +481,53 @@ public final class CatalogStore {
         }
     }
 
-    /** Calls {@link PartitionRowSwap} on the holder: one request, one transaction there. */
-    private PartitionRowSwap.Result swap(Holder holder, String what, List<Version> versions, Map<String, Object> wire)
-            throws CatalogUnavailableException, SwapNotUsable {
+    /**
+     * Calls {@link PartitionRowSwap} on the holder: one request, one transaction there, begun at or
+     * after the row's horizon (the swap reads the row before it writes, and a row older than this
+     * store's last write or read of it would look like another master's, or missing). Raises the
+     * row's horizon to the call's CTS: its commit's, or the snapshot it read at if it wrote nothing.
+     */
+    private PartitionRowSwap.Result swap(Holder holder, String what, List<Version> versions, Map<String, Object> wire,
+            CatalogHorizon rowHorizon) throws CatalogUnavailableException, SwapNotUsable {
+        CallRequest call = PartitionRowSwap.request(holder.database(), holder.partitionId(),
+                PartitionRowSwap.args(versions, rowValues(wire)));
         CallResponse response;
         try {
-            response = holder.otm().call(PartitionRowSwap.request(holder.database(), holder.partitionId(),
-                    PartitionRowSwap.args(versions, rowValues(wire))));
+            response = holder.otm().call(new CallRequest(call.database(), call.partitionId(), call.procedure(),
+                    call.args(), call.isolation(), rowHorizon.afterCts(), call.commitId()));
         } catch (ElasTrasException e) {
             if (e.code() == ErrorCode.UNKNOWN_PROCEDURE) {
                 throw new SwapNotUsable(e.getMessage());
             }
             throw unavailable(holder, what, e);
         }
+        rowHorizon.reached(response.cts());
         return PartitionRowSwap.Result.fromWire(response.result());
+    }
+
+    /**
+     * Whether {@code found} is an older version of this store's own than one it named as acceptable
+     * (the newest of {@code versions}): a row this store itself replaced since. No other master
+     * writes this store's writer, so such an answer means the owner read the row at a snapshot that
+     * trails this store's newer write of it: a live move's hand-over, whose CTS this store never
+     * learns (its other writes are at or below the row's horizon, where the read began).
+     */
+    private boolean replacedByThisStore(Version found, List<Version> versions) {
+        if (!found.writer().equals(writer) && !found.writer().equals(writer + HAND_OVER_WRITER_SUFFIX)) {
+            return false;
+        }
+        long newest = Long.MIN_VALUE;
+        for (Version v : versions) {
+            newest = Math.max(newest, v.epoch());
+        }
+        return found.epoch() < newest;
+    }
+
+    /** A write that read an older version of this store's own row: the holder's snapshot trails; retry. */
+    private static CatalogUnavailableException staleRead(Holder holder, String what, Version found) {
+        return new CatalogUnavailableException("cannot " + what + " now: catalog partition " + holder.partitionId()
+                + " of " + holder.database() + " showed the row at epoch " + found.epoch() + ", which this master"
+                + " itself replaced since; its owner's snapshot trails this master's write of it; retry", null);
     }
 
     /** A PARTITIONS row's wire values in the table's column order (what the swap takes). */
@@ -430,7 +543,8 @@ public final class CatalogStore {
     private void writeInTransaction(PartitionRecord record, Holder holder, Set<Version> set, MetaRow row,
             Map<String, Object> wire) throws CatalogUnavailableException, SupersededException {
         OtmClient otm = holder.otm();
-        inTransaction(holder, "record partition " + record.partitionId(), txnId -> {
+        String what = "record partition " + record.partitionId();
+        inTransaction(holder, what, rowHorizon(record.partitionId()), txnId -> {
             GetResponse current = otm.get(new GetRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(row)));
             if (!current.found()) {
                 throw new Superseded("the catalog row of partition " + record.partitionId() + " is gone from "
@@ -439,13 +553,18 @@ public final class CatalogStore {
             CatalogRows.PartitionRow found = CatalogRows.fromWire(current.row());
             Version version = new Version(found.row().partition().epoch(), found.writer());
             boolean ok;
+            List<Version> versions;
             synchronized (set) {
                 ok = set.contains(version);
+                versions = new ArrayList<>(set);
             }
             if (!ok) {
                 HandOver h = handOvers.get(record.partitionId());
                 if (h != null && h.version().equals(version)) {
                     throw new FoundHandOver(version);
+                }
+                if (replacedByThisStore(version, versions)) {
+                    throw new StaleRead(staleRead(holder, what, version));
                 }
                 throw new Superseded("the catalog row of partition " + record.partitionId() + " was written by "
                         + found.writer() + " (epoch " + version.epoch() + "), not by this master");
@@ -469,7 +588,15 @@ public final class CatalogStore {
     public long createDatabase(SchemaSpec schema, List<PartitionRecord> records, Holder root,
             Function<PartitionRecord, Holder> metaHolderOf) throws Exception {
         String name = Names.canonical(schema.name());
-        if (CatalogRows.schemaJson(root.otm(), name).isPresent()) {
+        boolean exists;
+        try {
+            exists = readOnly(root.otm(), CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID,
+                    (txnId, snapshotCts) -> root.otm().get(new GetRequest(txnId, CatalogSchemas.DATABASES,
+                            List.of(name))).found());
+        } catch (ElasTrasException e) {
+            throw unavailable(root, "create database " + name, e);
+        }
+        if (exists) {
             throw new IllegalArgumentException("database " + schema.name() + " exists already; choose another name");
         }
         Map<Long, List<PartitionRecord>> byHolder = new LinkedHashMap<>();
@@ -480,10 +607,11 @@ public final class CatalogStore {
             byHolder.computeIfAbsent(h.partitionId(), id -> new ArrayList<>()).add(r);
         }
         long catalogCts = 0;
+        Map<Long, Long> writtenAt = new HashMap<>();
         for (Map.Entry<Long, List<PartitionRecord>> e : byHolder.entrySet()) {
             Holder h = holders.get(e.getKey());
             OtmClient otm = h.otm();
-            catalogCts = Math.max(catalogCts, inTransaction(h, "record the partitions of " + name, txnId -> {
+            long cts = inTransaction(h, "record the partitions of " + name, partitionHorizon(h.partitionId()), txnId -> {
                 for (CatalogRows.PartitionRow left : CatalogRows.scanIn(otm, txnId, name)) {
                     otm.delete(new DeleteRequest(txnId, CatalogSchemas.PARTITIONS, CatalogRows.keyOf(left.row())));
                 }
@@ -491,7 +619,11 @@ public final class CatalogStore {
                     otm.put(new PutRequest(txnId, CatalogSchemas.PARTITIONS,
                             CatalogRows.toWire(toMetaRow(r, schema), json(r), writer)));
                 }
-            }));
+            });
+            for (PartitionRecord r : e.getValue()) {
+                writtenAt.put(r.partitionId(), cts);
+            }
+            catalogCts = Math.max(catalogCts, cts);
         }
         String schemaJson = new String(codec.encode(schema, WireFormat.JSON), StandardCharsets.UTF_8);
         if (schemaJson.length() > CatalogSchemas.SCHEMA_CHARS_MAX) {
@@ -499,7 +631,8 @@ public final class CatalogStore {
                     + " characters as JSON; the catalog holds at most " + CatalogSchemas.SCHEMA_CHARS_MAX);
         }
         OtmClient rootOtm = root.otm();
-        catalogCts = Math.max(catalogCts, inTransaction(root, "record database " + name, txnId -> {
+        catalogCts = Math.max(catalogCts, inTransaction(root, "record database " + name,
+                partitionHorizon(root.partitionId()), txnId -> {
             GetResponse existing = rootOtm.get(new GetRequest(txnId, CatalogSchemas.DATABASES, List.of(name)));
             if (existing.found()) {
                 throw new IllegalArgumentException("database " + schema.name() + " exists already; choose another name");
@@ -509,6 +642,8 @@ public final class CatalogStore {
         }));
         for (PartitionRecord r : records) {
             remember(r.partitionId(), new Version(r.epoch(), writer));
+            // The open that follows rewrites the row at once: it must not find it missing.
+            rowHorizon(r.partitionId()).reached(writtenAt.get(r.partitionId()));
         }
         return catalogCts;
     }
@@ -530,6 +665,16 @@ public final class CatalogStore {
         }
     }
 
+    /** Thrown inside a transaction body: the row is an older version of this store's own (a stale snapshot). */
+    private static final class StaleRead extends RuntimeException {
+        final CatalogUnavailableException unavailable;
+
+        StaleRead(CatalogUnavailableException unavailable) {
+            super(unavailable.getMessage(), null, false, false);
+            this.unavailable = unavailable;
+        }
+    }
+
     /** The writes of a catalog transaction, run with its id on the holder. */
     @FunctionalInterface
     private interface Writes {
@@ -537,23 +682,28 @@ public final class CatalogStore {
     }
 
     /**
-     * Runs {@code body} in a SERIALIZABLE transaction on the holder and commits it; aborts it if the
-     * body fails. Returns the commit's CTS: a read that begins with it as {@code afterCts} sees the
-     * writes. Maps the OTM's answers: a row of another master to {@link SupersededException},
-     * an unreachable or not-serving holder to {@link CatalogUnavailableException}.
+     * Runs {@code body} in a SERIALIZABLE transaction on the holder, begun at or after
+     * {@code horizon} (that of what the body reads), and commits it; aborts it if the body fails.
+     * Returns the commit's CTS (the snapshot it read at if it wrote nothing), to which it raises
+     * {@code horizon}: a read that begins with it as {@code afterCts} sees the writes. Maps the OTM's
+     * answers: a row of another master to {@link SupersededException}, an unreachable or not-serving
+     * holder, or one whose snapshot trails this store's writes, to {@link CatalogUnavailableException}.
      */
-    private long inTransaction(Holder holder, String what, Writes body)
+    private long inTransaction(Holder holder, String what, CatalogHorizon horizon, Writes body)
             throws CatalogUnavailableException, SupersededException {
         OtmClient otm = holder.otm();
         long txnId;
         try {
-            txnId = otm.begin(new BeginRequest(holder.database(), holder.partitionId(), Isolation.SERIALIZABLE, 0)).txnId();
+            txnId = otm.begin(new BeginRequest(holder.database(), holder.partitionId(), Isolation.SERIALIZABLE,
+                    horizon.afterCts())).txnId();
         } catch (ElasTrasException e) {
             throw unavailable(holder, what, e);
         }
         try {
             body.run(txnId);
-            return otm.commit(new CommitRequest(txnId)).cts();
+            long cts = otm.commit(new CommitRequest(txnId)).cts();
+            horizon.reached(cts);
+            return cts;
         } catch (RuntimeException e) {
             try {
                 otm.abort(new AbortRequest(txnId));
@@ -563,11 +713,48 @@ public final class CatalogStore {
             if (e instanceof Superseded s) {
                 throw new SupersededException(s.getMessage() + "; another master is active and this one must step down", s);
             }
+            if (e instanceof StaleRead stale) {
+                throw stale.unavailable;
+            }
             if (e instanceof ElasTrasException ee) {
                 throw unavailable(holder, what, ee);
             }
             throw e;
         }
+    }
+
+    /** The reads of a read-only catalog transaction, run with its id and the snapshot it reads at. */
+    @FunctionalInterface
+    private interface Reads<T> {
+        T run(long txnId, long snapshotCts);
+    }
+
+    /**
+     * Runs {@code body} in a read-only SNAPSHOT transaction on catalog partition {@code partitionId}
+     * of {@code database}, begun at or after that partition's horizon (so it sees what this store's
+     * transactions there wrote), commits it and raises the horizon to the snapshot it read at; aborts
+     * it if the body fails.
+     *
+     * @throws ElasTrasException as the owner answers (NOT_OWNER, NOT_SERVING, UNREACHABLE, or
+     *     OVERLOADED if its snapshot did not reach the horizon in time: all retryable)
+     */
+    private <T> T readOnly(OtmClient otm, String database, long partitionId, Reads<T> body) {
+        CatalogHorizon horizon = partitionHorizon(partitionId);
+        BeginResponse begun = otm.begin(new BeginRequest(database, partitionId, Isolation.SNAPSHOT, horizon.afterCts()));
+        T result;
+        try {
+            result = body.run(begun.txnId(), begun.snapshotCts());
+        } catch (RuntimeException e) {
+            try {
+                otm.abort(new AbortRequest(begun.txnId()));
+            } catch (RuntimeException ignored) {
+                e.addSuppressed(ignored);
+            }
+            throw e;
+        }
+        otm.commit(new CommitRequest(begun.txnId()));
+        horizon.reached(begun.snapshotCts());
+        return result;
     }
 
     /** {@code e} as {@link CatalogUnavailableException} if it says the holder cannot serve now; else rethrows it. */
