@@ -165,25 +165,34 @@ public final class CatalogRows {
 
     /** {@link #schemaJsons(OtmClient)} at a snapshot at or after {@code afterCts}. */
     public static Map<String, String> schemaJsons(OtmClient rootOwner, long afterCts) {
-        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, afterCts, txnId -> {
-            Map<String, String> out = new HashMap<>();
-            List<Object> from = null;
-            while (true) {
-                ScanResponse page = rootOwner.scan(new ScanRequest(txnId, CatalogSchemas.DATABASES, from, null,
-                        SCAN_PAGE_ROWS));
-                for (Map<String, Object> row : page.rows()) {
-                    out.put(Names.canonical((String) row.get(CatalogSchemas.NAME)), (String) row.get(CatalogSchemas.SCHEMA));
-                }
-                if (!page.more() || page.rows().isEmpty()) {
-                    return out;
-                }
-                if (out.size() > SCAN_ROWS_MAX) {
-                    throw new IllegalStateException("the ROOT partition holds more than " + SCAN_ROWS_MAX + " databases");
-                }
-                // The last row is read again and put again: the map does not mind.
-                from = List.of(page.rows().get(page.rows().size() - 1).get(CatalogSchemas.NAME));
+        return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, afterCts,
+                txnId -> schemaJsonsIn(rootOwner, txnId));
+    }
+
+    /**
+     * Every database's schema JSON in the ROOT partition, by canonical name, read inside transaction
+     * {@code txnId} on {@code rootOwner} (paged).
+     *
+     * @throws IllegalStateException if ROOT holds more than {@link #SCAN_ROWS_MAX} databases
+     */
+    public static Map<String, String> schemaJsonsIn(OtmClient rootOwner, long txnId) {
+        Map<String, String> out = new HashMap<>();
+        List<Object> from = null;
+        while (true) {
+            ScanResponse page = rootOwner.scan(new ScanRequest(txnId, CatalogSchemas.DATABASES, from, null,
+                    SCAN_PAGE_ROWS));
+            for (Map<String, Object> row : page.rows()) {
+                out.put(Names.canonical((String) row.get(CatalogSchemas.NAME)), (String) row.get(CatalogSchemas.SCHEMA));
             }
-        });
+            if (!page.more() || page.rows().isEmpty()) {
+                return out;
+            }
+            if (out.size() > SCAN_ROWS_MAX) {
+                throw new IllegalStateException("the ROOT partition holds more than " + SCAN_ROWS_MAX + " databases");
+            }
+            // The last row is read again and put again: the map does not mind.
+            from = List.of(page.rows().get(page.rows().size() - 1).get(CatalogSchemas.NAME));
+        }
     }
 
     /** A body run in a transaction; its id is given. */

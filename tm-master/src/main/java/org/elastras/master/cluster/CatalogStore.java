@@ -43,8 +43,6 @@ import org.elastras.client.protocol.GetResponse;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.PutRequest;
-import org.elastras.client.protocol.ScanRequest;
-import org.elastras.client.protocol.ScanResponse;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.WireValues;
@@ -245,7 +243,7 @@ public final class CatalogStore {
     public RootContents loadRoot(OtmClient rootOwner) {
         return readOnly(rootOwner, CatalogSchemas.ROOT_DATABASE, CatalogSchemas.ROOT_PARTITION_ID, (txnId, snapshotCts) -> {
             Map<String, SchemaSpec> databases = new TreeMap<>();
-            for (Map.Entry<String, String> e : schemaJsonsIn(rootOwner, txnId).entrySet()) {
+            for (Map.Entry<String, String> e : CatalogRows.schemaJsonsIn(rootOwner, txnId).entrySet()) {
                 databases.put(e.getKey(), codec.decode(e.getValue().getBytes(StandardCharsets.UTF_8), SchemaSpec.class,
                         WireFormat.JSON, "schema of database " + e.getKey()));
             }
@@ -273,28 +271,6 @@ public final class CatalogStore {
             }
             return new MetaContents(out, maxId);
         });
-    }
-
-    /** Every database's schema JSON in the ROOT partition, by canonical name, read inside {@code txnId}. */
-    private static Map<String, String> schemaJsonsIn(OtmClient rootOwner, long txnId) {
-        Map<String, String> out = new HashMap<>();
-        List<Object> from = null;
-        while (true) {
-            ScanResponse page = rootOwner.scan(new ScanRequest(txnId, CatalogSchemas.DATABASES, from, null,
-                    CatalogRows.SCAN_PAGE_ROWS));
-            for (Map<String, Object> row : page.rows()) {
-                out.put(Names.canonical((String) row.get(CatalogSchemas.NAME)), (String) row.get(CatalogSchemas.SCHEMA));
-            }
-            if (!page.more() || page.rows().isEmpty()) {
-                return out;
-            }
-            if (out.size() > CatalogRows.SCAN_ROWS_MAX) {
-                throw new IllegalStateException("the ROOT partition holds more than " + CatalogRows.SCAN_ROWS_MAX
-                        + " databases");
-            }
-            // The last row is read again and put again: the map does not mind.
-            from = List.of(page.rows().get(page.rows().size() - 1).get(CatalogSchemas.NAME));
-        }
     }
 
     /**
