@@ -60,9 +60,10 @@ class RangeTimestampSourceTest {
         assertEquals(new CtsRange(101, 110), r.latestRangeReceived());
         assertEquals(3, r.takenCount());
         assertEquals(List.of(new CtsRange(101, 102)), r.readableRanges());
-        assertEquals(List.of(new CtsRange(103, 110)), r.unusedRanges(), "103 dropped; the report seals 104..110");
+        assertEquals(List.of(new CtsRange(103, 103)), r.unusedRanges(), "103 dropped; 104..110 may still be taken");
         assertEquals(List.of(new CtsRange(101, 110)), r.owedRanges());
-        assertThrows(TransactionException.class, source::next, "sealed: no CTS until the reply");
+        assertEquals(104, source.next(), "commits go on taking from the range while the report is in flight");
+        assertFalse(source.exchangeWanted(), "nobody waits for a range");
 
         // The exchange failed: the same report goes again.
         RangeTimestampSource.NumberedReport retry = source.nextReport();
@@ -71,26 +72,55 @@ class RangeTimestampSourceTest {
 
         source.accepted(2, range(201, 220, 102));
         assertEquals(102, source.globalSnapshot());
-        assertEquals(200, tracker.snapshot(), "the sealed rest of the old range and the gap below the new one are finished here");
+        assertEquals(103, tracker.snapshot(), "104 is taken and not applied yet");
+        source.applied(104);
+        assertEquals(200, tracker.snapshot(), "the untaken rest of the old range and the gap below the new one are finished here");
         assertEquals(201, source.next());
 
         TimestampReport third = source.nextReport().report();
-        assertEquals(List.of(new CtsRange(202, 220)), third.unusedRanges());
-        assertEquals(List.of(new CtsRange(201, 220)), third.owedRanges(), "101..110 were all reported in report 2");
+        assertEquals(List.of(new CtsRange(104, 104)), third.readableRanges());
+        assertEquals(List.of(new CtsRange(105, 110)), third.unusedRanges(), "the old range's untaken rest, once the new one came");
+        assertEquals(List.of(new CtsRange(104, 110), new CtsRange(201, 220)), third.owedRanges(),
+                "101..103 were reported in report 2; 104..110 are reported now");
         assertEquals(new CtsRange(201, 220), third.latestRangeReceived());
         assertEquals(1, third.takenCount());
     }
 
     @Test
-    void aWithheldRangeLeavesNoTimestampUntilTheNextExchange() {
+    void aCommitWaitsForARangeOnlyWhenTheCurrentOneIsUsedUp() throws Exception {
+        RangeTimestampSource waiting = new RangeTimestampSource(tracker, 5_000, exchangesAsked::incrementAndGet);
+        waiting.nextReport();
+        waiting.accepted(1, range(1, 2, 0));
+        assertEquals(1, waiting.next());
+        RangeTimestampSource.NumberedReport inFlight = waiting.nextReport();
+        assertEquals(2, waiting.next(), "a report in flight does not stop commits");
+        int asked = exchangesAsked.get();
+        java.util.concurrent.CompletableFuture<Long> third = java.util.concurrent.CompletableFuture.supplyAsync(waiting::next);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (!waiting.exchangeWanted() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(waiting.exchangeWanted(), "a commit waits: the range is used up");
+        assertTrue(exchangesAsked.get() > asked, "and it asked for an exchange");
+        assertFalse(third.isDone());
+        waiting.accepted(inFlight.sequence(), range(11, 20, 0));
+        assertEquals(11, third.get(5, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(List.of(), waiting.nextReport().report().unusedRanges(), "the old range was used up: nothing unused");
+    }
+
+    @Test
+    void aWithheldRangeLeavesTheCurrentOneInUseUntilItIsUsedUp() {
         source.nextReport();
         source.accepted(1, range(11, 20, 0));
         assertEquals(11, source.next());
         source.nextReport();
         source.accepted(2, new TimestampReply(null, 5, WithheldReason.OTM_BACKLOG));
         assertEquals(new CtsRange(11, 20), source.currentRange());
-        assertThrows(TransactionException.class, source::next, "the range was sealed by the report");
         assertEquals(5, source.globalSnapshot());
+        for (long cts = 12; cts <= 20; cts++) {
+            assertEquals(cts, source.next(), "the current range serves until it is used up");
+        }
+        assertThrows(TransactionException.class, source::next, "used up, and the master withheld the next range");
     }
 
     @Test
