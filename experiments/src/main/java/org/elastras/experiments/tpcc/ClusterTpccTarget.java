@@ -2,15 +2,26 @@ package org.elastras.experiments.tpcc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -112,7 +123,7 @@ public final class ClusterTpccTarget implements TpccTarget {
                     ZOOKEEPER_HEAP_MB, List.of("-Dzookeeper.admin.enableServer=false"), logs.resolve("zookeeper.log"));
             ChildJvm zk = zookeeper;
             awaitZooKeeperLoaded(scratch.resolve("zk"), zk::alive, ZOOKEEPER_LOAD_TIMEOUT_MS, zk.log());
-            java.net.URI dfs = scratch.resolve("dfs").toUri();
+            URI dfs = scratch.resolve("dfs").toUri();
             client = ElasTrasClient.connect(zkConnect, ElasTrasClientConfig.defaults().withRequestTimeoutMs(AUDIT_TIMEOUT_MS));
             master = ChildJvm.start("master", "org.elastras.master.MasterMain", List.of("--zk", zkConnect, "--dfs",
                     dfs.toString(), "--id", "master-1", "--zk-session-timeout-ms", Integer.toString(MASTER_ZK_SESSION_MS)),
@@ -206,10 +217,10 @@ public final class ClusterTpccTarget implements TpccTarget {
      * (ZOOKEEPER-5051), which leaves that client waiting until its whole session timeout passed:
      * a cluster start failed that way once in session 8 ("cannot reach ZooKeeper within 15000 ms").
      *
-     * @throws java.io.IOException if the server exited, or did not load within {@code timeoutMs}
+     * @throws IOException if the server exited, or did not load within {@code timeoutMs}
      */
     static void awaitZooKeeperLoaded(Path dataDir, java.util.function.BooleanSupplier alive, long timeoutMs, Path log)
-            throws java.io.IOException, InterruptedException {
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         Path snapshots = dataDir.resolve("version-2");
         while (true) {
@@ -221,17 +232,17 @@ public final class ClusterTpccTarget implements TpccTarget {
                 }
             }
             if (!alive.getAsBoolean()) {
-                throw new java.io.IOException("the ZooKeeper server exited while starting; see " + log);
+                throw new IOException("the ZooKeeper server exited while starting; see " + log);
             }
             if (System.nanoTime() >= deadline) {
-                throw new java.io.IOException("the ZooKeeper server did not load its database into " + dataDir + " within "
+                throw new IOException("the ZooKeeper server did not load its database into " + dataDir + " within "
                         + timeoutMs + " ms; see " + log);
             }
             Thread.sleep(20);
         }
     }
 
-    private static int freePort() throws java.io.IOException {
+    private static int freePort() throws IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
@@ -326,6 +337,83 @@ public final class ClusterTpccTarget implements TpccTarget {
     }
 
     private record OtmAddress(String host, int port) {
+    }
+
+    /** The metric each OTM's {@code /metrics} counts its procedure re-runs by cause in. */
+    static final String RETRIES_BY_CAUSE = "elastras_otm_procedure_retries_by_cause_total";
+    /** One label of a Prometheus sample: name="value" with \\, \" and \n escaped. */
+    private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /** Summed over the OTMs this target started, from their {@code /metrics}; an OTM that does not answer is left out. */
+    @Override
+    public Map<String, Long> serverRetries() throws Exception {
+        Map<String, Long> retries = new TreeMap<>();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        for (String id : otmIds) {
+            String text;
+            try {
+                OtmAddress a = metricsAddresses.computeIfAbsent(id, this::registeredAddressOrNull);
+                if (a == null) {
+                    continue;
+                }
+                text = http.send(HttpRequest.newBuilder(URI.create("http://" + a.host() + ":" + a.port()
+                        + "/metrics")).timeout(Duration.ofSeconds(5)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+            } catch (IOException e) {
+                continue; // stopped or unreachable: its re-runs are not counted
+            }
+            retriesByCause(text).forEach((cause, n) -> retries.merge(cause, n, Long::sum));
+        }
+        return retries;
+    }
+
+    private final Map<String, OtmAddress> metricsAddresses = new ConcurrentHashMap<>();
+
+    private OtmAddress registeredAddressOrNull(String id) {
+        try {
+            return registeredAddress(id);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String unescapeLabel(String escaped) {
+        StringBuilder b = new StringBuilder(escaped.length());
+        for (int i = 0; i < escaped.length(); i++) {
+            char c = escaped.charAt(i);
+            if (c == '\\' && i + 1 < escaped.length()) {
+                char next = escaped.charAt(++i);
+                b.append(next == 'n' ? '\n' : next);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * The {@link #RETRIES_BY_CAUSE} samples of one OTM's metrics text, by "procedure reason" (of
+     * database TPCC only).
+     */
+    static Map<String, Long> retriesByCause(String metricsText) {
+        Map<String, Long> out = new TreeMap<>();
+        for (String line : metricsText.split("\n")) {
+            if (!line.startsWith(RETRIES_BY_CAUSE + "{")) {
+                continue;
+            }
+            int close = line.lastIndexOf('}');
+            Map<String, String> labels = new HashMap<>();
+            Matcher m = LABEL.matcher(line.substring(RETRIES_BY_CAUSE.length() + 1, close));
+            while (m.find()) {
+                labels.put(m.group(1), unescapeLabel(m.group(2)));
+            }
+            if (TpccSchema.DATABASE.equalsIgnoreCase(labels.get("database"))) {
+                out.merge(labels.get("procedure") + " " + labels.get("reason"), Long.parseLong(line.substring(close + 1).trim()),
+                        Long::sum);
+            }
+        }
+        return out;
     }
 
     /** Where OTM {@code id} listens, from its registration in ZooKeeper ({"host": .., "port": ..}, as the client reads it). */

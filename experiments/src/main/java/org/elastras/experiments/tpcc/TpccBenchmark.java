@@ -237,6 +237,9 @@ public final class TpccBenchmark {
                 verdict(afterRun));
         System.out.println("  " + remoteLine(result.remote()));
         System.out.println("  CPU during the measured period, cores: " + cores(result));
+        if (!result.serverRetriesMeasured().isEmpty()) {
+            System.out.println("  " + serverRetriesLine(result));
+        }
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
@@ -250,6 +253,18 @@ public final class TpccBenchmark {
         return String.format(Locale.ROOT, "remote warehouses %s: %,d New-Order lines from another warehouse (in %,d New-Orders),"
                 + " %,d Payments for another warehouse's customer; %,d choices made local", r.mode().optionName(), r.newOrderLines(),
                 r.newOrders(), r.payments(), r.choicesMadeLocal());
+    }
+
+    /**
+     * E.g. "re-runs inside the servers (each client saw one call): 1,234 = 2.1% of transactions;
+     * payment CONFLICT 1,000, newOrder SERIALIZATION_FAILURE 234".
+     */
+    static String serverRetriesLine(TpccDriver.Result r) {
+        long total = r.serverRetriesMeasured().values().stream().mapToLong(Long::longValue).sum();
+        long transactions = r.types().values().stream().mapToLong(t -> t.completed() + t.failed()).sum();
+        return String.format(Locale.ROOT, "re-runs inside the servers (each client saw one call): %,d = %.1f%% of transactions; %s",
+                total, transactions == 0 ? 0.0 : 100.0 * total / transactions, String.join(", ", r.serverRetriesMeasured()
+                        .entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %,d", e.getKey(), e.getValue())).toList()));
     }
 
     /** E.g. "benchmark JVM 1.20, otm-1 0.45, otm-2 0.40 (total 2.05)". */
@@ -363,6 +378,7 @@ public final class TpccBenchmark {
                             + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
                             + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
                             + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s}, \"jit_cores_used\": {%s},"
+                            + " \"server_retries\": {%s},"
                             + " \"load_average_before\": %s, \"load_average_after\": %s,"
                             + " \"delivery_skipped_districts\": %d, \"remote_warehouses\": %s, \"remote_new_order_lines\": %d,"
                             + " \"remote_new_orders\": %d, \"remote_payments\": %d, \"remote_choices_made_local\": %d,"
@@ -376,6 +392,8 @@ public final class TpccBenchmark {
                             + String.format(Locale.ROOT, "%.3f", e.getValue())).toList()),
                     String.join(", ", x.jitCoresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
                             + (Double.isNaN(e.getValue()) ? "null" : String.format(Locale.ROOT, "%.3f", e.getValue()))).toList()),
+                    String.join(", ", x.serverRetriesMeasured().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey())
+                            + ": " + e.getValue()).toList()),
                     ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
                     x.deliverySkippedDistricts(), ResultFiles.jsonString(x.remote().mode().optionName()), x.remote().newOrderLines(),
                     x.remote().newOrders(), x.remote().payments(), x.remote().choicesMadeLocal(),

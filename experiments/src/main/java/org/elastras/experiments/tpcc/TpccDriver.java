@@ -90,11 +90,14 @@ public final class TpccDriver {
      *     (terminals and whatever of the target runs inside it) and by the target's own processes
      * @param jitSecondsMeasured of those, the seconds the JIT compiler threads of each JVM used (a
      *     run whose compilers were busy was not measured at steady state)
+     * @param serverRetriesMeasured re-runs inside the target's servers during the measured period,
+     *     by "procedure reason" ({@link TpccTarget#serverRetries}); the per-type {@code retries}
+     *     count only what clients saw
      */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
             Map<String, Long> failuresByReason, long deliverySkippedDistricts, RemoteAccesses remote, String firstError,
             DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured,
-            Map<String, Double> jitSecondsMeasured) {
+            Map<String, Double> jitSecondsMeasured, Map<String, Long> serverRetriesMeasured) {
 
         /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
         public Map<String, Double> coresUsed() {
@@ -236,6 +239,7 @@ public final class TpccDriver {
         long committedAfterFirstRead = timeline.newOrdersCommitted();
         Map<String, Double> cpuBefore = cpu(target);
         Map<String, Double> jitBefore = jit(target);
+        Map<String, Long> retriesBefore = target.serverRetries();
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
         tick(timeline, progress, warmupStartNanos, lastSampleNanos, startNanos + (long) (measureSeconds * 1e9), true);
@@ -243,6 +247,7 @@ public final class TpccDriver {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         Map<String, Double> cpuAfter = cpu(target);
         Map<String, Double> jitAfter = jit(target);
+        Map<String, Long> retriesAfter = target.serverRetries();
         done.await();
         long nextOrderIdsAfter = districtNextOrderIdSum(target);
         DistrictCheck districts = new DistrictCheck(nextOrderIdsAfter - nextOrderIdsBefore,
@@ -287,7 +292,19 @@ public final class TpccDriver {
         String name = remote == RemoteWarehouses.ALL_LOCAL ? target.name() + " (all-local)" : target.name();
         return new Result(name, terminals, seconds, types, reasons, skipped,
                 new RemoteAccesses(remote, remoteLines, remoteOrders, remotePayments, madeLocal), firstError.get(),
-                districts, timeline.samples(), difference(cpuBefore, cpuAfter), difference(jitBefore, jitAfter));
+                districts, timeline.samples(), difference(cpuBefore, cpuAfter), difference(jitBefore, jitAfter),
+                retriesDuring(retriesBefore, retriesAfter));
+    }
+
+    /** Counts grown from {@code before} to {@code after}, largest first; a count that did not grow is left out. */
+    static Map<String, Long> retriesDuring(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> d = new java.util.LinkedHashMap<>();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> d.put(e.getKey(), e.getValue()));
+        return d;
     }
 
     /** CPU seconds so far of the benchmark JVM and of the target's processes. */

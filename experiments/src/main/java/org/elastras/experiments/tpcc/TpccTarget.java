@@ -67,6 +67,16 @@ public interface TpccTarget extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * Transactions the target's servers ran again by themselves so far (a stored procedure re-run
+     * after a conflict: the client saw one call), by "procedure reason" (e.g. "payment CONFLICT");
+     * empty when clients see every attempt themselves. The driver reads it at the start and end of
+     * the measured period.
+     */
+    default Map<String, Long> serverRetries() throws Exception {
+        return Map.of();
+    }
+
     @Override
     void close() throws Exception;
 

@@ -499,6 +499,17 @@ final class TransactionService implements OtmService {
         sample(out, "elastras_otm_open_transactions", "gauge", "transactions open now", otm, transactions.openTransactions());
         sample(out, "elastras_otm_procedure_retries_total", "counter", "procedure runs beyond the first of a call", otm,
                 procedures.retryCount());
+        Map<ProcedureRunner.RetryCause, Long> byCause = procedures.retriesByCause();
+        if (!byCause.isEmpty()) {
+            String name = "elastras_otm_procedure_retries_by_cause_total";
+            out.append("# HELP ").append(name).append(" procedure runs beyond the first of a call, by database, procedure")
+                    .append(" and the reason the run before aborted\n");
+            out.append("# TYPE ").append(name).append(" counter\n");
+            byCause.forEach((cause, count) -> out.append(name).append("{otm=\"").append(labelValue(otmId))
+                    .append("\",database=\"").append(labelValue(cause.database())).append("\",procedure=\"")
+                    .append(labelValue(cause.procedure())).append("\",reason=\"").append(cause.reason()).append("\"} ")
+                    .append(count).append('\n'));
+        }
         sample(out, "elastras_otm_snapshot_cts", "gauge", "the CTS transactions begin at", otm, snapshots.snapshot());
         if (timestamps instanceof RangeTimestampSource range) {
             // Far below the OTM's own snapshot: some OTM holds a CTS unfinished (sessions and
@@ -512,6 +523,11 @@ final class TransactionService implements OtmService {
                 "finished CTS ranges waiting behind an unfinished CTS of this OTM", otm, snapshots.pendingRanges());
         sample(out, "elastras_otm_partitions_served", "gauge", "partitions served", otm, partitions.all().size());
         return out.toString();
+    }
+
+    /** A Prometheus label value: backslash, double quote and line feed escaped. */
+    static String labelValue(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
     private static void sample(StringBuilder out, String name, String type, String help, String labels, long value) {

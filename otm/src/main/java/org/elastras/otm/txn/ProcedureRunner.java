@@ -1,8 +1,12 @@
 package org.elastras.otm.txn;
 
 import java.util.List;
-import java.util.function.Function;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import org.elastras.otm.txn.TransactionException.Reason;
 
 /**
@@ -16,11 +20,33 @@ import org.elastras.otm.txn.TransactionException.Reason;
  */
 public final class ProcedureRunner {
 
+    /** Most distinct (database, procedure, reason) keys {@link #retriesByCause} counts apart. */
+    static final int RETRY_CAUSES_MAX = 1_000;
+    /** The database and procedure name of re-runs counted beyond {@link #RETRY_CAUSES_MAX} keys. */
+    public static final String OTHER_PROCEDURES = "(other)";
+
+    /** What made a procedure run again: its database, its name and the abort's reason. */
+    public record RetryCause(String database, String procedure, Reason reason) implements Comparable<RetryCause> {
+        @Override
+        public int compareTo(RetryCause o) {
+            int c = database.compareTo(o.database);
+            if (c == 0) {
+                c = procedure.compareTo(o.procedure);
+            }
+            return c != 0 ? c : reason.compareTo(o.reason);
+        }
+    }
+
     private final TransactionManager manager;
     private final ProcedureRegistry registry;
     private final int attemptsMax;
     private final long retryWaitMs;
     private final AtomicLong retries = new AtomicLong();
+    /**
+     * Re-runs by what caused them: about {@link #RETRY_CAUSES_MAX} keys (racing threads may pass it
+     * by a few), then per reason under database and procedure {@link #OTHER_PROCEDURES}.
+     */
+    private final Map<RetryCause, LongAdder> retriesByCause = new ConcurrentHashMap<>();
     /** How procedures reach rows of other partitions; null until the server sets it (then refused). */
     private volatile CrossPartitionAccess cross;
 
@@ -99,6 +125,7 @@ public final class ProcedureRunner {
         for (int attempt = 1; attempt <= attemptsMax; attempt++) {
             if (attempt > 1) {
                 retries.incrementAndGet();
+                countRetry(partition.schema().name(), name, last.reason());
                 if (beforeWaiting != null) {
                     beforeWaiting.run();
                 }
@@ -169,6 +196,25 @@ public final class ProcedureRunner {
     /** Retries since start (runs beyond the first of a call). */
     public long retryCount() {
         return retries.get();
+    }
+
+    /** Retries since start by what caused them, in order; they add up to {@link #retryCount()}. */
+    public Map<RetryCause, Long> retriesByCause() {
+        Map<RetryCause, Long> out = new TreeMap<>();
+        retriesByCause.forEach((cause, count) -> out.put(cause, count.sum()));
+        return out;
+    }
+
+    private void countRetry(String database, String procedure, Reason reason) {
+        RetryCause cause = new RetryCause(database, procedure, reason);
+        LongAdder count = retriesByCause.get(cause);
+        if (count == null) {
+            if (retriesByCause.size() >= RETRY_CAUSES_MAX) {
+                cause = new RetryCause(OTHER_PROCEDURES, OTHER_PROCEDURES, reason);
+            }
+            count = retriesByCause.computeIfAbsent(cause, c -> new LongAdder());
+        }
+        count.increment();
     }
 
     private void awaitBlocker(TransactionException conflict) {

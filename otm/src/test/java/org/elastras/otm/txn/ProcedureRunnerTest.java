@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.elastras.otm.txn.TransactionException.Reason;
 import org.elastras.storage.wal.WalPosition;
@@ -67,6 +68,36 @@ class ProcedureRunnerTest {
         assertEquals(107L, r.value(), "the second run saw the other payment");
         assertEquals(107L, ytd());
         assertEquals(1, runner.retryCount());
+        assertEquals(Map.of(new ProcedureRunner.RetryCause(shop.schema().name(), "pay", Reason.CONFLICT), 1L),
+                runner.retriesByCause(), "the re-run is counted under its procedure and the abort's reason");
+    }
+
+    @Test
+    void reRunsAreCountedByCauseInABoundedMap() {
+        ProcedureRegistry registry = new ProcedureRegistry(ProcedureRunner.RETRY_CAUSES_MAX + 10);
+        ProcedureRunner many = new ProcedureRunner(bed.manager, registry, 2, 1_000);
+        int procedures = ProcedureRunner.RETRY_CAUSES_MAX + 5;
+        for (int i = 0; i < procedures; i++) {
+            AtomicInteger runs = new AtomicInteger();
+            registry.register("shop", "p" + i, (txn, args) -> {
+                txn.get("warehouse", List.of(1));
+                if (runs.incrementAndGet() == 1) {
+                    RowTransaction other = shop.begin(bed.manager, Isolation.SERIALIZABLE, "other");
+                    other.put("warehouse", Arrays.asList(1, "one", 5L));
+                    other.commit();
+                }
+                txn.put("warehouse", Arrays.asList(1, "one", 6L));
+                return null;
+            });
+            assertEquals(ProcedureResult.Outcome.COMMITTED, many.run(shop, "p" + i, List.of(), Isolation.SERIALIZABLE, "c")
+                    .outcome());
+        }
+        Map<ProcedureRunner.RetryCause, Long> byCause = many.retriesByCause();
+        assertEquals(ProcedureRunner.RETRY_CAUSES_MAX + 1, byCause.size(), "every key up to the bound, then one for the rest");
+        assertEquals(5L, byCause.get(new ProcedureRunner.RetryCause(ProcedureRunner.OTHER_PROCEDURES,
+                ProcedureRunner.OTHER_PROCEDURES, Reason.CONFLICT)));
+        assertEquals(procedures, byCause.values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(procedures, many.retryCount());
     }
 
     @Test
