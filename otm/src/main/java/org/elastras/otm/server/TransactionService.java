@@ -369,11 +369,16 @@ final class TransactionService implements OtmService {
     }
 
     /**
-     * Runs the calls one after the other on this thread, but logs their commits together: each
-     * call runs up to its prepared commit, and the prepared commits are logged as one group (one
-     * sync) and finished after the last call, or earlier when a call must wait for them (a re-run
-     * after a conflict, a session's {@code afterCts}). Each call gets the outcome it would have
-     * got alone.
+     * Runs the calls one after the other on this thread, each up to its prepared commit, whose
+     * record goes to the log at once: the log's group commit syncs it with whatever else is queued
+     * while this thread runs the next calls. Before each call, the calls whose records are durable
+     * are finished (applied, their intents released), in order; the rest after the last call, or
+     * earlier when a call must wait for them (a re-run after a conflict, a session's
+     * {@code afterCts}). Each call gets the outcome it would have got alone.
+     *
+     * <p>(Until session 11 the prepared commits were logged together after the last call: one sync
+     * per batch, but each commit's CTS held the OTM's snapshot, and its intents every writer of the
+     * same keys, for the rest of the batch.)
      */
     @Override
     public CallBatchResponse callBatch(CallBatchRequest request, String client) {
@@ -384,6 +389,7 @@ final class TransactionService implements OtmService {
         try {
             for (int i = 0; i < calls.size(); i++) {
                 CallRequest call = calls.get(i);
+                prepared.finishDurable();
                 try {
                     Runnable finishFirst = prepared.holdsAny() ? prepared::finishAll : null;
                     ProcedureRunner.Prepared p = admitted(call.partitionId(), finishFirst, access -> {
@@ -427,26 +433,36 @@ final class TransactionService implements OtmService {
             this.outcomes = outcomes;
         }
 
+        /** Takes a prepared call and gives its commit to the log at once. */
         void add(int index, ProcedureRunner.Prepared call) {
             indexes.add(index);
             prepared.add(call);
+            transactions.log(List.of(call.commit()));
         }
 
         boolean holdsAny() {
             return !prepared.isEmpty();
         }
 
-        /** Logs every prepared commit in one group, waits for the sync and applies them. */
+        /** Finishes, in order, the leading prepared calls whose records the log has answered for; never waits. */
+        void finishDurable() {
+            int ready = 0;
+            while (ready < prepared.size() && prepared.get(ready).commit().logAnswered()) {
+                ready++;
+            }
+            finishFirst(ready);
+        }
+
+        /** Waits for the log's answer for every prepared commit and finishes them, in order. */
         void finishAll() {
-            if (prepared.isEmpty()) {
+            finishFirst(prepared.size());
+        }
+
+        private void finishFirst(int count) {
+            if (count == 0) {
                 return;
             }
-            List<org.elastras.otm.txn.PendingCommit> commits = new ArrayList<>(prepared.size());
-            for (ProcedureRunner.Prepared p : prepared) {
-                commits.add(p.commit());
-            }
-            transactions.log(commits);
-            for (int k = 0; k < prepared.size(); k++) {
+            for (int k = 0; k < count; k++) {
                 int i = indexes.get(k);
                 CallRequest call = calls.get(i);
                 ProcedureRunner.Prepared p = prepared.get(k);
@@ -458,8 +474,8 @@ final class TransactionService implements OtmService {
                     outcomes[i] = CallOutcome.failed(unexpected(call, e));
                 }
             }
-            indexes.clear();
-            prepared.clear();
+            indexes.subList(0, count).clear();
+            prepared.subList(0, count).clear();
         }
     }
 

@@ -58,6 +58,19 @@ public final class PendingCommit {
         return readOnlyResult == null;
     }
 
+    /** Whether it was given to the log ({@link TransactionManager#log}), which took or refused it. */
+    public boolean logged() {
+        return logged != null || logRefused != null;
+    }
+
+    /**
+     * Whether {@link TransactionManager#finishCommit} would find the log's answer ready: the record
+     * is durable, the log refused it or failed. False before it was logged.
+     */
+    public boolean logAnswered() {
+        return logRefused != null || (logged != null && logged.isDone());
+    }
+
     /** The commit timestamp taken, 0 for a read-only commit. */
     public long cts() {
         return cts;

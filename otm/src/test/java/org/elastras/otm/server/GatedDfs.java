@@ -12,14 +12,16 @@ import org.elastras.storage.dfs.MemoryDfs;
 
 /**
  * An in-memory DFS for tests that holds every file creation under one directory (set
- * {@link #gatedPrefix}) until {@link #release()}: a close or flush stuck on the DFS, on cue.
- * Thread-safe.
+ * {@link #gatedPrefix}) until {@link #release()}: a close or flush stuck on the DFS, on cue; and
+ * that makes every sync take {@link #syncDelayMs} (a slow disk, on cue). Thread-safe.
  */
 final class GatedDfs implements Dfs {
 
     private final MemoryDfs inner = new MemoryDfs();
     /** Paths starting with this wait for {@link #release()}; null: none. */
     volatile String gatedPrefix;
+    /** How long each sync of a file takes from now on; 0: at once. */
+    volatile long syncDelayMs;
     /** Counted down when a creation first waits. */
     final CountDownLatch blocked = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
@@ -43,7 +45,42 @@ final class GatedDfs implements Dfs {
                 throw new IOException("interrupted", e);
             }
         }
-        return inner.create(path);
+        DfsOutput out = inner.create(path);
+        return new DfsOutput() {
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                out.write(bytes, offset, length);
+            }
+
+            @Override
+            public long position() {
+                return out.position();
+            }
+
+            @Override
+            public void flush() throws IOException {
+                out.flush();
+            }
+
+            @Override
+            public void sync() throws IOException {
+                long delay = syncDelayMs;
+                if (delay > 0) {
+                    try {
+                        Thread.sleep(delay);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted", e);
+                    }
+                }
+                out.sync();
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.close();
+            }
+        };
     }
 
     @Override
