@@ -11,6 +11,7 @@ import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
+import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.ProtocolCodec;
 
 /**
@@ -259,6 +260,17 @@ public final class ElasTrasClient implements AutoCloseable {
      */
     public Object call(String database, String procedure, List<?> rootKey, List<?> args) {
         return session.call(database, procedure, rootKey, args);
+    }
+
+    /**
+     * Like {@link #call}, the procedure's transaction at {@code isolation}: SERIALIZABLE (what
+     * {@link #call} uses) validates every row it read at commit; SNAPSHOT does not, so two calls
+     * that read each other's rows and write different ones may both commit (write skew). Under
+     * SNAPSHOT, writes of the same row still conflict (first updater wins).
+     */
+    public Object call(String database, String procedure, List<?> rootKey, List<?> args,
+            Isolation isolation) {
+        return session.call(database, procedure, rootKey, args, isolation);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.elastras.client;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
@@ -41,19 +42,24 @@ public final class Session {
 
     /** See {@link ElasTrasClient#call}. */
     public Object call(String database, String procedure, List<?> rootKey, List<?> args) {
-        return run(database, procedure, rootKey, args);
+        return run(database, procedure, rootKey, args, Isolation.SERIALIZABLE);
+    }
+
+    /** See {@link ElasTrasClient#call(String, String, List, List, Isolation)}. */
+    public Object call(String database, String procedure, List<?> rootKey, List<?> args, Isolation isolation) {
+        return run(database, procedure, rootKey, args, Objects.requireNonNull(isolation, "isolation"));
     }
 
     /** See {@link ElasTrasClient#callIdempotent}. */
     public Object callIdempotent(String database, String procedure, List<?> rootKey, List<?> args) {
-        return run(database, procedure, rootKey, args);
+        return run(database, procedure, rootKey, args, Isolation.SERIALIZABLE);
     }
 
     /**
      * Runs a call: a lost answer is resolved at the partition's owner (its commit id tells whether it
      * committed, and a kept result comes back); one that did not commit is run again.
      */
-    private Object run(String database, String procedure, List<?> rootKey, List<?> args) {
+    private Object run(String database, String procedure, List<?> rootKey, List<?> args, Isolation isolation) {
         long started = router.clock().nanoTime();
         byte[] key = router.encodeRootKey(database, rootKey, started);
         // Null arguments are allowed (the protocol carries them): no List.copyOf here.
@@ -67,7 +73,7 @@ public final class Session {
                 var response = router.run(what, database, key, Router.Resend.NEVER, started, (location, otm) -> {
                     sent[0] = CommitId.next();
                     return otm.call(new CallRequest(location.database(), location.partitionId(), procedure, arguments,
-                            Isolation.SERIALIZABLE, lastCommitCts.get(), sent[0]));
+                            isolation, lastCommitCts.get(), sent[0]));
                 });
                 committed(response.cts());
                 return response.result();

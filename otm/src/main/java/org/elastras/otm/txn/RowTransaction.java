@@ -107,6 +107,11 @@ public final class RowTransaction {
         return id;
     }
 
+    /** The isolation the transaction runs at (a procedure's: the call's). */
+    public Isolation isolation() {
+        return manager.isolationOf(id);
+    }
+
     /** The partition's typed view. */
     public TableAccess access() {
         return access;

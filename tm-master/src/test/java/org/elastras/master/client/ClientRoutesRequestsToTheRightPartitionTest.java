@@ -20,6 +20,7 @@ import org.elastras.client.Session;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.GetResponse;
+import org.elastras.client.protocol.Isolation;
 import org.elastras.otm.server.OtmNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -154,6 +155,15 @@ class ClientRoutesRequestsToTheRightPartitionTest {
         }
         // And a procedure call carries it too: the session reads its own write.
         assertEquals(7L, number(session.call("LEDGER", "total", List.of(10), List.of(10))));
+    }
+
+    @Test
+    void aCallRunsAtTheIsolationItAsksForSerializableByDefault() {
+        assertEquals("SERIALIZABLE", client.call("LEDGER", "isolation", List.of(7), List.of(7)));
+        assertEquals("SNAPSHOT", client.call("LEDGER", "isolation", List.of(7), List.of(7), Isolation.SNAPSHOT));
+        assertEquals("SERIALIZABLE", client.call("LEDGER", "isolation", List.of(7), List.of(7), Isolation.SERIALIZABLE));
+        assertEquals("SNAPSHOT", client.newSession().call("LEDGER", "isolation", List.of(250), List.of(250), Isolation.SNAPSHOT));
+        assertThrows(NullPointerException.class, () -> client.call("LEDGER", "isolation", List.of(7), List.of(7), null));
     }
 
     @Test

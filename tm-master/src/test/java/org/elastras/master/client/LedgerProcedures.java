@@ -35,6 +35,8 @@ public final class LedgerProcedures implements ProcedureLibrary {
     @Override
     public Map<String, Procedure> procedures() {
         return Map.of(
+                // isolation(a): the isolation its transaction runs at (as the call asked), by name.
+                "isolation", (txn, args) -> txn.isolation().name(),
                 // increment(a): adds one to account a (creating it at 1); returns the new total. Not idempotent.
                 "increment", (txn, args) -> {
                     int a = ((Number) args.get(0)).intValue();
