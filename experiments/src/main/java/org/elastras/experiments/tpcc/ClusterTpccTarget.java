@@ -30,6 +30,7 @@ import org.elastras.client.ElasTrasClient;
 import org.elastras.client.ElasTrasClientConfig;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.ElasTrasException;
+import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.PartitionInfo;
 import org.elastras.master.local.LocalProvisioner;
 
@@ -82,11 +83,14 @@ public final class ClusterTpccTarget implements TpccTarget {
     private final String zkConnect;
     private final WarehouseRouter router;
     private final List<String> otmIds;
+    /** The isolation of New-Order, Payment and Delivery. */
+    private final Isolation writers;
     /** The OTM that took ITEM's load and published it; written by the loading thread, read after the load. */
     private volatile String itemPublisher;
 
     private ClusterTpccTarget(ChildJvm zookeeper, ChildJvm master, LocalProvisioner provisioner, ElasTrasClient client,
-            String zkConnect, WarehouseRouter router, List<String> otmIds) {
+            String zkConnect, WarehouseRouter router, List<String> otmIds, Isolation writers) {
+        this.writers = writers;
         this.zookeeper = zookeeper;
         this.master = master;
         this.provisioner = provisioner;
@@ -105,6 +109,19 @@ public final class ClusterTpccTarget implements TpccTarget {
      */
     public static ClusterTpccTarget start(Path scratch, int warehouses, int warehousesPerPartition, int otms, int otmHeapMb)
             throws Exception {
+        return start(scratch, warehouses, warehousesPerPartition, otms, otmHeapMb, Isolation.SERIALIZABLE);
+    }
+
+    /**
+     * As {@link #start(Path, int, int, int, int)}, New-Order, Payment and Delivery at
+     * {@code writers} (Order-Status and Stock-Level read only: the same at either). SERIALIZABLE is
+     * what clause 3.4 asks for; SNAPSHOT gives serializable executions of the TPC-C mix too (Fekete
+     * et al., "Making Snapshot Isolation Serializable", ACM TODS 30(2), 2005: its static dependency
+     * graph has no dangerous structure), and the OTM's per-row SERIALIZABLE validation aborts a
+     * New-Order whose WAREHOUSE row (W_TAX) a Payment's W_YTD overwrote meanwhile.
+     */
+    public static ClusterTpccTarget start(Path scratch, int warehouses, int warehousesPerPartition, int otms, int otmHeapMb,
+            Isolation writers) throws Exception {
         if (otms < 1 || otms > 16) {
             throw new IllegalArgumentException("otms must be in [1, 16], got " + otms);
         }
@@ -147,7 +164,8 @@ public final class ClusterTpccTarget implements TpccTarget {
                 return c.admin().activeMasterId() != null;
             });
             createServingDatabase(client, router);
-            return new ClusterTpccTarget(zookeeper, master, provisioner, client, zkConnect, router, List.copyOf(otmIds));
+            return new ClusterTpccTarget(zookeeper, master, provisioner, client, zkConnect, router, List.copyOf(otmIds),
+                    writers);
         } catch (Exception | Error e) {
             closeAll(client, provisioner, master, zookeeper);
             throw e;
@@ -165,7 +183,7 @@ public final class ClusterTpccTarget implements TpccTarget {
                 ElasTrasClientConfig.defaults().withRequestTimeoutMs(AUDIT_TIMEOUT_MS));
         try {
             createServingDatabase(client, router);
-            return new ClusterTpccTarget(null, null, null, client, zkConnect, router, List.of());
+            return new ClusterTpccTarget(null, null, null, client, zkConnect, router, List.of(), Isolation.SERIALIZABLE);
         } catch (Exception | Error e) {
             client.close();
             throw e;
@@ -277,7 +295,7 @@ public final class ClusterTpccTarget implements TpccTarget {
 
     @Override
     public String name() {
-        return "elastras-cluster";
+        return writers == Isolation.SNAPSHOT ? "elastras-cluster-si" : "elastras-cluster";
     }
 
     @Override
@@ -285,7 +303,8 @@ public final class ClusterTpccTarget implements TpccTarget {
         return "ElasTraS cluster on this machine: " + otmIds.size() + " OTM processes, a master process (ZooKeeper session "
                 + MASTER_ZK_SESSION_MS / 1000 + " s), a ZooKeeper process, "
                 + router.partitions() + " partition(s) placed by the master, routing client"
-                + " (ElasTrasClient, a session per terminal), stored procedures, every call SERIALIZABLE, WAL sync per group commit";
+                + " (ElasTrasClient, a session per terminal), stored procedures, New-Order/Payment/Delivery " + writers
+                + " (Order-Status and Stock-Level read only), WAL sync per group commit";
     }
 
     private Object call(int warehouseId, String procedure, List<?> args) {
@@ -520,10 +539,15 @@ public final class ClusterTpccTarget implements TpccTarget {
                 return session.call(TpccSchema.DATABASE, procedure, List.of(w), args);
             }
 
+            /** New-Order, Payment and Delivery: at the target's isolation for writers. */
+            private Object write(int w, String procedure, List<?> args) {
+                return session.call(TpccSchema.DATABASE, procedure, List.of(w), args, writers);
+            }
+
             @Override
             public NewOrderResult newOrder(TpccInputs.NewOrder in) {
                 try {
-                    return OtmTpccTarget.newOrderResult(call(in.warehouseId(), "newOrder", OtmTpccTarget.newOrderArgs(in)), 1);
+                    return OtmTpccTarget.newOrderResult(write(in.warehouseId(), "newOrder", OtmTpccTarget.newOrderArgs(in)), 1);
                 } catch (ElasTrasException e) {
                     if (OtmTpccTarget.isRequestedRollback(e)) {
                         return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
@@ -534,7 +558,7 @@ public final class ClusterTpccTarget implements TpccTarget {
 
             @Override
             public PaymentResult payment(TpccInputs.Payment in) {
-                return OtmTpccTarget.paymentResult(call(in.warehouseId(), "payment", withoutNull(OtmTpccTarget.paymentArgs(in))), 1);
+                return OtmTpccTarget.paymentResult(write(in.warehouseId(), "payment", withoutNull(OtmTpccTarget.paymentArgs(in))), 1);
             }
 
             @Override
@@ -545,7 +569,7 @@ public final class ClusterTpccTarget implements TpccTarget {
 
             @Override
             public DeliveryResult delivery(TpccInputs.Delivery in) {
-                return OtmTpccTarget.deliveryResult(call(in.warehouseId(), "delivery", OtmTpccTarget.deliveryArgs(in)), 1);
+                return OtmTpccTarget.deliveryResult(write(in.warehouseId(), "delivery", OtmTpccTarget.deliveryArgs(in)), 1);
             }
 
             @Override

@@ -25,7 +25,9 @@ public final class TpccCommand {
             "  --warehouses W        warehouses (default 2); one partition per warehouse",
             "  --terminals T         terminals in all, a multiple of W (default 10 per warehouse)",
             "  --duration SECONDS    measured seconds per target (default 60), after --warmup seconds (default 15)",
-            "  --baseline B          also run Derby (embedded, JDBC) and/or PostgreSQL (JDBC and PL/pgSQL, SERIALIZABLE)",
+            "  --baseline B          also run Derby (embedded, JDBC) and/or PostgreSQL (JDBC and PL/pgSQL, at --isolation)",
+            "  --isolation I         serializable (default) or snapshot: New-Order, Payment and Delivery of ElasTraS and",
+            "                        PostgreSQL (REPEATABLE READ); snapshot runs TPC-C serializably too (Fekete et al. 2005)",
             "  --items N             ITEM rows (default 100000, the spec's)",
             "  --customers N         customers per district (default 3000, the spec's)",
             "  --otms N              OTM processes of the cluster (default " + TpccTargets.CLUSTER_OTMS + ")",
@@ -35,7 +37,7 @@ public final class TpccCommand {
             "  --out DIR             results: tpcc.json, tpcc.csv, tpcc-timeline.csv, tpcc.png (default experiments/results/tpcc)",
             "  --seed N              (default 42)");
     private static final List<String> NAMES = List.of("warehouses", "terminals", "duration", "warmup", "baseline", "items",
-            "customers", "otms", "elastras", "out", "seed", "remote");
+            "customers", "otms", "elastras", "out", "seed", "remote", "isolation");
 
     private TpccCommand() {
     }
@@ -71,17 +73,22 @@ public final class TpccCommand {
             throw new IllegalArgumentException("--terminals must be a multiple of --warehouses (terminals are bound to a"
                     + " warehouse and a district), got " + terminals + " for " + warehouses + " warehouses");
         }
+        String si = switch (v.getOrDefault("isolation", "serializable")) {
+            case "serializable" -> "";
+            case "snapshot" -> "-si";
+            default -> throw new IllegalArgumentException("--isolation takes serializable or snapshot, got " + v.get("isolation"));
+        };
         List<String> targets = new ArrayList<>();
         if (Boolean.parseBoolean(v.getOrDefault("elastras", "true"))) {
-            targets.add("elastras-cluster");
+            targets.add("elastras-cluster" + si);
         }
         for (String b : v.getOrDefault("baseline", "").split(",")) {
             switch (b.trim()) {
                 case "" -> { }
                 case "derby" -> targets.add("derby");
                 case "postgres" -> {
-                    targets.add("postgres-jdbc");
-                    targets.add("postgres-plpgsql");
+                    targets.add("postgres-jdbc" + si);
+                    targets.add("postgres-plpgsql" + si);
                 }
                 default -> throw new IllegalArgumentException("--baseline takes derby, postgres or derby,postgres, got " + b);
             }

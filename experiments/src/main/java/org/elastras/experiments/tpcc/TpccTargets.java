@@ -15,9 +15,9 @@ import org.elastras.client.protocol.Isolation;
  */
 final class TpccTargets implements AutoCloseable {
 
-    /** elastras-si: New-Order, Payment and Delivery at SNAPSHOT isolation (see OtmTpccTarget.start). */
-    static final List<String> NAMES = List.of("derby", "elastras", "elastras-si", "elastras-cluster", "postgres-jdbc",
-            "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si");
+    /** The -si targets: New-Order, Payment and Delivery at SNAPSHOT isolation (OtmTpccTarget.start, ClusterTpccTarget.start). */
+    static final List<String> NAMES = List.of("derby", "elastras", "elastras-si", "elastras-cluster", "elastras-cluster-si",
+            "postgres-jdbc", "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si");
     /** OTM processes of the cluster target by default. */
     static final int CLUSTER_OTMS = 2;
     /** Heap of each OTM process of the cluster target. */
@@ -87,6 +87,8 @@ final class TpccTargets implements AutoCloseable {
             case "elastras-si" -> OtmTpccTarget.start(dir, warehouses, warehousesPerPartition, Isolation.SNAPSHOT);
             case "elastras-cluster" -> ClusterTpccTarget.start(dir, warehouses, warehousesPerPartition, clusterOtms,
                     CLUSTER_OTM_HEAP_MB);
+            case "elastras-cluster-si" -> ClusterTpccTarget.start(dir, warehouses, warehousesPerPartition, clusterOtms,
+                    CLUSTER_OTM_HEAP_MB, Isolation.SNAPSHOT);
             case "postgres-jdbc", "postgres-plpgsql", "postgres-jdbc-si", "postgres-plpgsql-si" -> {
                 if (postgres == null) {
                     postgres = PostgresServer.start(postgresSettings());
