@@ -162,9 +162,15 @@ class AMasterNeverStepsDownOnItsOwnCatalogRowTest {
         StuckSnapshot(OtmNode otm) throws Exception {
             this.otm = otm;
             this.client = ElasTrasClient.connect(cluster.connectString());
-            // Every catalog commit so far falls below the snapshot the OTM is about to be stuck at
-            // (an idle OTM's snapshot follows the ranges it is given within milliseconds).
-            Thread.sleep(500);
+            // Every catalog commit so far falls below the snapshot the OTM is about to be stuck at:
+            // the cluster's snapshot, which the OTM's own is never below, passes every CTS issued yet.
+            long issued = cluster.master.issuedUpToCts();
+            long caughtUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (otm.globalSnapshot() < issued) {
+                assertTrue(System.nanoTime() < caughtUp, "the cluster's snapshot " + otm.globalSnapshot()
+                        + " never reached CTS " + issued);
+                Thread.sleep(5);
+            }
             otm.commitFaults().holdBeforeDecision();
             hung = new Thread(() -> {
                 try (ClientTransaction txn = client.transaction(LedgerProcedures.DATABASE, List.of(10))) {
