@@ -63,8 +63,12 @@ import org.elastras.master.local.LocalProvisioner;
 public final class ElasticityExperiment {
 
     private static final Pattern MOVE_MS = Pattern.compile(" in (\\d+) ms");
-    /** A live move's unavailability in its MOVE_FINISHED message (a coordinated move's is its whole time). */
-    private static final Pattern LIVE_UNAVAILABLE_MS = Pattern.compile("live, unavailable (\\d+) ms");
+    /**
+     * A move's unavailability in its MOVE_FINISHED message: a live move's from the origin's pause, a
+     * coordinated move's from the close sent to the destination serving (without it, as from
+     * masters before session 11, the move's whole time).
+     */
+    static final Pattern UNAVAILABLE_MS = Pattern.compile("\\((?:live, )?unavailable (\\d+) ms: ");
     private static final int ACCOUNTS_PER_PARTITION = 64;
     private static final int ACCOUNT_SPAN = 1_000;
     private static final int WORKERS = 24;
@@ -169,8 +173,8 @@ public final class ElasticityExperiment {
                         Matcher m = MOVE_MS.matcher(e.message());
                         if (m.find()) {
                             moveMs.add(Long.parseLong(m.group(1)));
-                            Matcher live = LIVE_UNAVAILABLE_MS.matcher(e.message());
-                            unavailableMs.add(live.find() ? Long.parseLong(live.group(1)) : Long.parseLong(m.group(1)));
+                            Matcher unavailable = UNAVAILABLE_MS.matcher(e.message());
+                            unavailableMs.add(unavailable.find() ? Long.parseLong(unavailable.group(1)) : Long.parseLong(m.group(1)));
                         }
                     }
                     if (e.kind() != MasterEvents.Kind.PARTITION_ASSIGNED && e.kind() != MasterEvents.Kind.PARTITION_OPENED) {

@@ -51,7 +51,7 @@ public final class LiveMoveExperiment {
     private static final long PROBE_PAUSE_MS = 2;
     private static final long MOVE_BOUND_MS = 60_000;
     private static final Pattern MOVED = Pattern.compile(
-            "partition (\\d+) moved from (\\S+) to (\\S+) in (\\d+) ms \\((?:live, unavailable (\\d+) ms: )?(.*)\\)$");
+            "partition (\\d+) moved from (\\S+) to (\\S+) in (\\d+) ms \\((?:(?:live, )?unavailable (\\d+) ms: )?(.*)\\)$");
 
     private LiveMoveExperiment() {
     }

@@ -1370,7 +1370,7 @@ public final class Master implements AutoCloseable {
             long ms = started == null ? m.tookMs() : (System.nanoTime() - started.startedNanos()) / 1_000_000;
             movesDone++;
             long unavailable = phases == null ? -1 : phases.unavailableMs(System.currentTimeMillis());
-            String breakdown = (unavailable >= 0 ? "live, unavailable " + unavailable + " ms: " : "")
+            String breakdown = (unavailable >= 0 ? (phases.live() ? "live, " : "") + "unavailable " + unavailable + " ms: " : "")
                     + (phases == null ? "closed, recorded, opened" : phases.describe() + ", queueing "
                     + Math.max(0, ms - phases.measuredMs()) + " ms");
             LOG.info(() -> "partition " + m.partitionId() + " moved from " + m.from() + " to " + m.to() + " in " + ms
@@ -1488,7 +1488,7 @@ public final class Master implements AutoCloseable {
             MovePhases phases = movePhases.get(r.partitionId());
             if (phases != null) {
                 phases.opened((recorded - started) / 1_000_000, (registered - recorded) / 1_000_000,
-                        (opened - registered) / 1_000_000);
+                        (opened - registered) / 1_000_000, System.currentTimeMillis());
             }
             long ms = (opened - started) / 1_000_000;
             LOG.info(() -> "partition " + r.partitionId() + " of " + r.database() + " serving on " + r.owner()
@@ -1587,6 +1587,10 @@ public final class Master implements AutoCloseable {
     private void close(long myTerm, Decision.ClosePartition c, CatalogHandOver handOver) {
         PartitionRecord r = c.record();
         long started = System.nanoTime();
+        MovePhases sending = movePhases.get(r.partitionId());
+        if (sending != null) {
+            sending.closeSent(System.currentTimeMillis());
+        }
         try {
             ClosePartitionResponse answer = null;
             Decision.LiveTarget to = c.liveTo();

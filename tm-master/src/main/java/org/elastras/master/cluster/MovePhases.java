@@ -23,6 +23,15 @@ final class MovePhases {
     private volatile long handOverRecordMs = -1;
     private volatile long handOverServeMs = -1;
     private volatile long handOverServingAtEpochMs;
+    /** A coordinated move: when the master sent the close (the origin stops admitting as it arrives), its clock; 0 before. */
+    private volatile long closeSentAtEpochMs;
+    /** A coordinated move: when the destination answered that it serves, this master's clock; 0 before. */
+    private volatile long servingAtEpochMs;
+
+    /** The close request is about to be sent to the origin. */
+    void closeSent(long atEpochMs) {
+        closeSentAtEpochMs = atEpochMs;
+    }
 
     void closed(long ms) {
         closeMs = ms;
@@ -41,24 +50,35 @@ final class MovePhases {
     }
 
     /**
-     * For a live move, how long the partition served nowhere: from the origin's pause (its wall
-     * clock) to when the destination's confirmation that it serves reached whoever opened it: the
-     * origin (its clock), or this master ({@code servingAtEpochMs}, its clock); -1 for a
-     * coordinated move. On one machine both clocks are one.
+     * How long the partition served nowhere. A live move: from the origin's pause (its wall clock)
+     * to when the destination's confirmation that it serves reached whoever opened it: the origin
+     * (its clock), or this master ({@code finishedAtEpochMs}, its clock). A coordinated move: from
+     * the master sending the close to the destination's answer that it serves (the master's own
+     * work between the phases included; its bookkeeping after the open not). -1 if not known (a
+     * phase did not run). On one machine both clocks are one.
      */
-    long unavailableMs(long servingAtEpochMs) {
+    long unavailableMs(long finishedAtEpochMs) {
         LiveMoveReport r = live;
         if (r == null) {
-            return -1;
+            long sent = closeSentAtEpochMs;
+            long serving = servingAtEpochMs;
+            return sent > 0 && serving > 0 ? Math.max(0, serving - sent) : -1;
         }
-        long serving = handOverServingAtEpochMs > 0 ? handOverServingAtEpochMs : servingAtEpochMs;
+        long serving = handOverServingAtEpochMs > 0 ? handOverServingAtEpochMs : finishedAtEpochMs;
         return Math.max(0, serving - r.pausedAtEpochMs());
     }
 
-    void opened(long catalogWriteMs, long registerMs, long openMs) {
+    /** The destination serves, at {@code atEpochMs} (this master's clock), after the phases of the open. */
+    void opened(long catalogWriteMs, long registerMs, long openMs, long atEpochMs) {
         this.catalogWriteMs = catalogWriteMs;
         this.registerMs = registerMs;
         this.openMs = openMs;
+        this.servingAtEpochMs = atEpochMs;
+    }
+
+    /** Whether this is a live move (the origin reported its copy and pause). */
+    boolean live() {
+        return live != null;
     }
 
     /** The sum of the phases measured so far, in milliseconds. */
