@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +19,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -33,6 +30,7 @@ import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.Isolation;
 import org.elastras.client.protocol.PartitionInfo;
 import org.elastras.master.local.LocalProvisioner;
+import org.elastras.otm.http.PrometheusLabels;
 
 /**
  * TPC-C on a real local ElasTraS cluster through the routing client, every part its own process:
@@ -85,6 +83,8 @@ public final class ClusterTpccTarget implements TpccTarget {
     private final List<String> otmIds;
     /** The isolation of New-Order, Payment and Delivery. */
     private final Isolation writers;
+    /** Where each OTM serves {@code /metrics}, looked up once. */
+    private final Map<String, OtmAddress> metricsAddresses = new ConcurrentHashMap<>();
     /** The OTM that took ITEM's load and published it; written by the loading thread, read after the load. */
     private volatile String itemPublisher;
 
@@ -360,8 +360,6 @@ public final class ClusterTpccTarget implements TpccTarget {
 
     /** The metric each OTM's {@code /metrics} counts its procedure re-runs by cause in. */
     static final String RETRIES_BY_CAUSE = "elastras_otm_procedure_retries_by_cause_total";
-    /** One label of a Prometheus sample: name="value" with \\, \" and \n escaped. */
-    private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** Summed over the OTMs this target started, from their {@code /metrics}; an OTM that does not answer is left out. */
     @Override
@@ -387,28 +385,12 @@ public final class ClusterTpccTarget implements TpccTarget {
         return retries;
     }
 
-    private final Map<String, OtmAddress> metricsAddresses = new ConcurrentHashMap<>();
-
     private OtmAddress registeredAddressOrNull(String id) {
         try {
             return registeredAddress(id);
         } catch (Exception e) {
             return null;
         }
-    }
-
-    private static String unescapeLabel(String escaped) {
-        StringBuilder b = new StringBuilder(escaped.length());
-        for (int i = 0; i < escaped.length(); i++) {
-            char c = escaped.charAt(i);
-            if (c == '\\' && i + 1 < escaped.length()) {
-                char next = escaped.charAt(++i);
-                b.append(next == 'n' ? '\n' : next);
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
     }
 
     /**
@@ -422,11 +404,7 @@ public final class ClusterTpccTarget implements TpccTarget {
                 continue;
             }
             int close = line.lastIndexOf('}');
-            Map<String, String> labels = new HashMap<>();
-            Matcher m = LABEL.matcher(line.substring(RETRIES_BY_CAUSE.length() + 1, close));
-            while (m.find()) {
-                labels.put(m.group(1), unescapeLabel(m.group(2)));
-            }
+            Map<String, String> labels = PrometheusLabels.parse(line.substring(RETRIES_BY_CAUSE.length() + 1, close));
             if (TpccSchema.DATABASE.equalsIgnoreCase(labels.get("database"))) {
                 out.merge(labels.get("procedure") + " " + labels.get("reason"), Long.parseLong(line.substring(close + 1).trim()),
                         Long::sum);

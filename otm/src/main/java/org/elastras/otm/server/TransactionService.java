@@ -72,6 +72,7 @@ import org.elastras.client.protocol.VoteBranchResponse;
 import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.otm.http.OtmService;
+import org.elastras.otm.http.PrometheusLabels;
 import org.elastras.otm.txn.BranchCoordinator;
 import org.elastras.otm.txn.CommitResult;
 import org.elastras.otm.txn.CommitTag;
@@ -521,10 +522,10 @@ final class TransactionService implements OtmService {
             out.append("# HELP ").append(name).append(" procedure runs beyond the first of a call, by database, procedure")
                     .append(" and the reason the run before aborted\n");
             out.append("# TYPE ").append(name).append(" counter\n");
-            byCause.forEach((cause, count) -> out.append(name).append("{otm=\"").append(labelValue(otmId))
-                    .append("\",database=\"").append(labelValue(cause.database())).append("\",procedure=\"")
-                    .append(labelValue(cause.procedure())).append("\",reason=\"").append(cause.reason()).append("\"} ")
-                    .append(count).append('\n'));
+            byCause.forEach((cause, count) -> out.append(name).append("{otm=\"").append(PrometheusLabels.escape(otmId))
+                    .append("\",database=\"").append(PrometheusLabels.escape(cause.database()))
+                    .append("\",procedure=\"").append(PrometheusLabels.escape(cause.procedure()))
+                    .append("\",reason=\"").append(cause.reason()).append("\"} ").append(count).append('\n'));
         }
         sample(out, "elastras_otm_snapshot_cts", "gauge", "the CTS transactions begin at", otm, snapshots.snapshot());
         if (timestamps instanceof RangeTimestampSource range) {
@@ -539,11 +540,6 @@ final class TransactionService implements OtmService {
                 "finished CTS ranges waiting behind an unfinished CTS of this OTM", otm, snapshots.pendingRanges());
         sample(out, "elastras_otm_partitions_served", "gauge", "partitions served", otm, partitions.all().size());
         return out.toString();
-    }
-
-    /** A Prometheus label value: backslash, double quote and line feed escaped. */
-    static String labelValue(String value) {
-        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
     private static void sample(StringBuilder out, String name, String type, String help, String labels, long value) {

@@ -12,6 +12,7 @@ import org.elastras.master.cluster.MoveView;
 import org.elastras.master.cluster.OtmView;
 import org.elastras.master.cluster.PartitionState;
 import org.elastras.master.cluster.PartitionView;
+import org.elastras.otm.http.PrometheusLabels;
 
 /**
  * Writes the master's metrics in the Prometheus text exposition format (version 0.0.4): one
@@ -46,14 +47,14 @@ final class PrometheusText {
     static String render(String masterId, boolean active, List<OtmView> otms, List<PartitionView> partitions,
             Map<String, OtmLoad> loads, long issuedCts, long snapshotCts, long eventsTotal, Extras extras) {
         StringBuilder out = new StringBuilder(4_096);
-        String master = "master=\"" + escape(masterId) + "\"";
+        String master = "master=\"" + PrometheusLabels.escape(masterId) + "\"";
         metric(out, "elastras_master_active", "gauge", "1 if this master is the active one, else 0");
         sample(out, "elastras_master_active", master, active ? 1 : 0);
         metric(out, "elastras_master_events_total", "counter", "events this master process recorded");
         sample(out, "elastras_master_events_total", master, eventsTotal);
         metric(out, "elastras_otm_live", "gauge", "1 for an OTM the master counts live, 0 for one declared failed");
         for (OtmView o : otms) {
-            sample(out, "elastras_otm_live", "otm=\"" + escape(o.otmId()) + "\"", o.live() ? 1 : 0);
+            sample(out, "elastras_otm_live", "otm=\"" + PrometheusLabels.escape(o.otmId()) + "\"", o.live() ? 1 : 0);
         }
         metric(out, "elastras_partitions", "gauge", "partitions by what the master is doing with them");
         Map<PartitionState, Integer> byState = new TreeMap<>();
@@ -106,18 +107,18 @@ final class PrometheusText {
         metric(out, "elastras_otm_draining", "gauge", "1 for an OTM being drained (its partitions move away)");
         for (OtmView o : otms) {
             if (o.live()) {
-                sample(out, "elastras_otm_draining", "otm=\"" + escape(o.otmId()) + "\"",
+                sample(out, "elastras_otm_draining", "otm=\"" + PrometheusLabels.escape(o.otmId()) + "\"",
                         extras.drainingOtms().contains(o.otmId()) ? 1 : 0);
             }
         }
         latency(out, extras.latencyTotals());
         metric(out, "elastras_otm_heap_used_bytes", "gauge", "the OTM's Java heap in use");
-        sorted.forEach((otm, load) -> sample(out, "elastras_otm_heap_used_bytes", "otm=\"" + escape(otm) + "\"",
+        sorted.forEach((otm, load) -> sample(out, "elastras_otm_heap_used_bytes", "otm=\"" + PrometheusLabels.escape(otm) + "\"",
                 load.heapUsedBytes()));
         metric(out, "elastras_otm_cpu_load", "gauge", "the OTM process's CPU use, 0..1 of its machine");
         sorted.forEach((otm, load) -> {
             if (load.processCpuLoad() >= 0) {
-                out.append("elastras_otm_cpu_load{otm=\"").append(escape(otm)).append("\"} ")
+                out.append("elastras_otm_cpu_load{otm=\"").append(PrometheusLabels.escape(otm)).append("\"} ")
                         .append(String.format(Locale.ROOT, "%.4f", load.processCpuLoad())).append('\n');
             }
         });
@@ -129,7 +130,7 @@ final class PrometheusText {
         metric(out, name, "histogram", "begin-to-commit latency of the transactions an OTM committed, from the"
                 + " heartbeat reports this master's dashboard saw");
         for (MetricsHistory.LatencyTotal t : totals) {
-            String otm = "otm=\"" + escape(t.otmId()) + "\"";
+            String otm = "otm=\"" + PrometheusLabels.escape(t.otmId()) + "\"";
             long[] buckets = t.buckets();
             int bucket = 0;
             long below = 0;
@@ -147,7 +148,7 @@ final class PrometheusText {
     }
 
     private static String labels(String otm, PartitionLoad p) {
-        return "otm=\"" + escape(otm) + "\",partition=\"" + p.partitionId() + "\"";
+        return "otm=\"" + PrometheusLabels.escape(otm) + "\",partition=\"" + p.partitionId() + "\"";
     }
 
     private static void metric(StringBuilder out, String name, String type, String help) {
@@ -161,10 +162,5 @@ final class PrometheusText {
             out.append('{').append(labels).append('}');
         }
         out.append(' ').append(value).append('\n');
-    }
-
-    /** A label value with backslash, double quote and newline escaped, as the format requires. */
-    static String escape(String value) {
-        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }
