@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.elastras.otm.txn.TransactionException.Reason;
@@ -41,7 +40,6 @@ public final class ProcedureRunner {
     private final ProcedureRegistry registry;
     private final int attemptsMax;
     private final long retryWaitMs;
-    private final AtomicLong retries = new AtomicLong();
     /**
      * Re-runs by what caused them: about {@link #RETRY_CAUSES_MAX} keys (racing threads may pass it
      * by a few), then per reason under database and procedure {@link #OTHER_PROCEDURES}.
@@ -124,7 +122,6 @@ public final class ProcedureRunner {
         TransactionException last = null;
         for (int attempt = 1; attempt <= attemptsMax; attempt++) {
             if (attempt > 1) {
-                retries.incrementAndGet();
                 countRetry(partition.schema().name(), name, last.reason());
                 if (beforeWaiting != null) {
                     beforeWaiting.run();
@@ -195,7 +192,11 @@ public final class ProcedureRunner {
 
     /** Retries since start (runs beyond the first of a call). */
     public long retryCount() {
-        return retries.get();
+        long sum = 0;
+        for (LongAdder count : retriesByCause.values()) {
+            sum += count.sum();
+        }
+        return sum;
     }
 
     /** Retries since start by what caused them, in order; they add up to {@link #retryCount()}. */
