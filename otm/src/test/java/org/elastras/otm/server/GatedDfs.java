@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.DfsFile;
 import org.elastras.storage.dfs.DfsOutput;
+import org.elastras.storage.dfs.ForwardingDfsOutput;
 import org.elastras.storage.dfs.MemoryDfs;
 
 /**
@@ -45,23 +46,7 @@ final class GatedDfs implements Dfs {
                 throw new IOException("interrupted", e);
             }
         }
-        DfsOutput out = inner.create(path);
-        return new DfsOutput() {
-            @Override
-            public void write(byte[] bytes, int offset, int length) throws IOException {
-                out.write(bytes, offset, length);
-            }
-
-            @Override
-            public long position() {
-                return out.position();
-            }
-
-            @Override
-            public void flush() throws IOException {
-                out.flush();
-            }
-
+        return new ForwardingDfsOutput(inner.create(path)) {
             @Override
             public void sync() throws IOException {
                 long delay = syncDelayMs;
@@ -73,12 +58,7 @@ final class GatedDfs implements Dfs {
                         throw new IOException("interrupted", e);
                     }
                 }
-                out.sync();
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.close();
+                super.sync();
             }
         };
     }

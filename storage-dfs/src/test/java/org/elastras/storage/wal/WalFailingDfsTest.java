@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.DfsFile;
 import org.elastras.storage.dfs.DfsOutput;
+import org.elastras.storage.dfs.ForwardingDfsOutput;
 import org.elastras.storage.dfs.MemoryDfs;
 import org.junit.jupiter.api.Test;
 
@@ -118,23 +119,7 @@ class WalFailingDfsTest {
 
         @Override
         public DfsOutput create(String path) throws IOException {
-            DfsOutput out = inner.create(path);
-            return new DfsOutput() {
-                @Override
-                public void write(byte[] bytes, int offset, int length) throws IOException {
-                    out.write(bytes, offset, length);
-                }
-
-                @Override
-                public long position() {
-                    return out.position();
-                }
-
-                @Override
-                public void flush() throws IOException {
-                    out.flush();
-                }
-
+            return new ForwardingDfsOutput(inner.create(path)) {
                 @Override
                 public void sync() throws IOException {
                     if (stalled) {
@@ -148,12 +133,7 @@ class WalFailingDfsTest {
                             throw new IOException("interrupted in a stalled sync", e);
                         }
                     }
-                    out.sync();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    out.close();
+                    super.sync();
                 }
             };
         }
