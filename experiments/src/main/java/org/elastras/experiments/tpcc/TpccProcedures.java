@@ -155,12 +155,12 @@ public final class TpccProcedures implements ProcedureLibrary {
         BigDecimal amount = decimal(args, 6);
         long date = longValue(args, 7);
         long historyId = longValue(args, 8);
-        List<Object> warehouse = new ArrayList<>(required(txn, TpccSchema.WAREHOUSE, w));
-        warehouse.set(TpccSchema.W_YTD, ((BigDecimal) warehouse.get(TpccSchema.W_YTD)).add(amount));
-        txn.put(TpccSchema.WAREHOUSE, warehouse);
-        List<Object> district = new ArrayList<>(required(txn, TpccSchema.DISTRICT, w, d));
-        district.set(TpccSchema.D_YTD, ((BigDecimal) district.get(TpccSchema.D_YTD)).add(amount));
-        txn.put(TpccSchema.DISTRICT, district);
+        // W_YTD and D_YTD grow by adds made at commit on the newest row: every Payment of a
+        // warehouse adds to its one row, and adds do not conflict with one another.
+        List<Object> warehouse = required(txn, TpccSchema.WAREHOUSE, w);
+        txn.add(TpccSchema.WAREHOUSE, List.of(w), "W_YTD", amount);
+        List<Object> district = required(txn, TpccSchema.DISTRICT, w, d);
+        txn.add(TpccSchema.DISTRICT, List.of(w, d), "D_YTD", amount);
         if (byLastName(cLast)) {
             cId = customerByLastName(txn, cW, cD, cLast);
         }

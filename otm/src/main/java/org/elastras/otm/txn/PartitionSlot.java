@@ -25,6 +25,25 @@ final class PartitionSlot {
      */
     final ConcurrentSkipListMap<byte[], Transaction> intents = new ConcurrentSkipListMap<>(Version::compareKeys);
     /**
+     * Key -> the transactions holding an adder's intent on it ({@link TransactionManager#add}):
+     * any number of adders share a key, no writer may hold it meanwhile. The lists are immutable
+     * and replaced under {@link #addersLock}; an adder registers here before it looks for a
+     * writer's intent, a writer takes its intent before it looks here, so of two racing one
+     * always sees the other.
+     */
+    final ConcurrentSkipListMap<byte[], List<Transaction>> adders = new ConcurrentSkipListMap<>(Version::compareKeys);
+    final Object addersLock = new Object();
+    /**
+     * Key -> the newest row value an adder's commit computed and logged but has not applied yet,
+     * with its CTS. Written under {@link #commitLock} (where adders compute their values in CTS
+     * order); an entry goes when its commit applied, unless a later adder replaced it.
+     */
+    final ConcurrentSkipListMap<byte[], Computed> computed = new ConcurrentSkipListMap<>(Version::compareKeys);
+
+    /** A row value an adder's commit computed at {@code cts}. */
+    record Computed(long cts, byte[] value) {
+    }
+    /**
      * Held while a commit takes its CTS and publishes itself as COMMITTING, so that every
      * transaction of this partition with a smaller CTS is visible as committing (or applied) to a
      * validation that runs after it.
@@ -55,6 +74,44 @@ final class PartitionSlot {
      * move's removal timed out and the partition serves on ({@code resumeAdmitting}).
      */
     volatile boolean serving = true;
+
+    /** Registers {@code t} as an adder of {@code key}. */
+    void addAdder(byte[] key, Transaction t) {
+        synchronized (addersLock) {
+            List<Transaction> now = adders.get(key);
+            if (now == null) {
+                adders.put(key, List.of(t));
+            } else if (!now.contains(t)) {
+                List<Transaction> next = new java.util.ArrayList<>(now.size() + 1);
+                next.addAll(now);
+                next.add(t);
+                adders.put(key, List.copyOf(next));
+            }
+        }
+    }
+
+    /** Removes {@code t} from the adders of {@code key}. */
+    void removeAdder(byte[] key, Transaction t) {
+        synchronized (addersLock) {
+            List<Transaction> now = adders.get(key);
+            if (now == null || !now.contains(t)) {
+                return;
+            }
+            if (now.size() == 1) {
+                adders.remove(key);
+            } else {
+                List<Transaction> next = new java.util.ArrayList<>(now);
+                next.remove(t);
+                adders.put(key, List.copyOf(next));
+            }
+        }
+    }
+
+    /** Whether a transaction other than {@code t} holds an adder's intent on {@code key}. */
+    boolean addedByOther(byte[] key, Transaction t) {
+        List<Transaction> now = adders.get(key);
+        return now != null && (now.size() > 1 || now.get(0) != t);
+    }
 
     PartitionSlot(long partitionId, PartitionStore store) {
         this.partitionId = partitionId;

@@ -31,6 +31,11 @@ public final class PendingCommit {
     CompletableFuture<WalPosition> logged;
     /** Set by {@link TransactionManager#log} instead of {@link #logged} when the record was refused. */
     RuntimeException logRefused;
+    /**
+     * Given to the log when it was prepared (a commit that adds to rows logs in CTS order under its
+     * partition's commit lock); {@link TransactionManager#log} passes it by.
+     */
+    boolean loggedAtPrepare;
     /** Set by {@link TransactionManager#finishCommit}. */
     boolean finished;
 

@@ -152,6 +152,128 @@ public final class RowTransaction {
         });
     }
 
+    /**
+     * Adds {@code amount} to a numeric column (INT, BIGINT or DECIMAL, not a key column) of an
+     * existing row without reading it: the sum is made at commit on the newest committed row, so
+     * transactions adding to the same row do not conflict with one another (a TPC-C Payment's
+     * W_YTD). See {@link TransactionManager#add} for the rules; a row of another partition is read
+     * and written in its branch instead. Reads of the row by this transaction see the addition.
+     *
+     * @throws TransactionException TYPE_MISMATCH, changing nothing, if the row does not exist, the
+     *     column is not a numeric non-key column, or the amount does not fit it (an INT or BIGINT
+     *     overflow, a DECIMAL precision or scale exceeded)
+     */
+    public void add(String table, List<?> keyValues, String column, Number amount) {
+        TableAccess.Table t = writable(table);
+        int index = t.schema().columnIndex(column);
+        if (index < 0) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "table " + t.schema().name() + " has no column "
+                    + column + "; nothing was changed");
+        }
+        var type = t.schema().columns().get(index).type().kind();
+        if (type != org.elastras.catalog.schema.TypeKind.INT && type != org.elastras.catalog.schema.TypeKind.BIGINT
+                && type != org.elastras.catalog.schema.TypeKind.DECIMAL) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column + " of table "
+                    + t.schema().name() + " is " + type + "; add works on INT, BIGINT and DECIMAL columns only");
+        }
+        if (t.schema().primaryKey().stream().anyMatch(k -> org.elastras.catalog.schema.Names.same(k, column))) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column + " is part of the primary"
+                    + " key of table " + t.schema().name() + "; add changes non-key columns only");
+        }
+        if (amount == null) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "add needs an amount, got null");
+        }
+        byte[] key = access.encodeKey(t, keyValues);
+        CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
+        if (branch != null) {
+            List<Object> row = call(() -> branch.get(t.schema().name(), keyValues));
+            if (row == null) {
+                throw new TransactionException(Reason.TYPE_MISMATCH, false, "an add needs an existing row, and table "
+                        + t.schema().name() + " has no row " + keyValues + "; nothing was changed");
+            }
+            List<Object> next = sum(t, row, index, amount);
+            call(() -> {
+                branch.put(t.schema().name(), next);
+                return null;
+            });
+            return;
+        }
+        sum(t, decodeOrNull(t, key, null), index, amount); // checks the amount's type against the column now
+        call(() -> {
+            manager.add(id, StorageKeys.rowKey(t.id(), key), value -> {
+                List<Object> next = sum(t, decode(t, key, value), index, amount);
+                try {
+                    return t.codec().encodeValue(next);
+                } catch (IllegalArgumentException e) {
+                    throw new TransactionException(Reason.TYPE_MISMATCH, false, e.getMessage(), e);
+                }
+            });
+            return null;
+        });
+    }
+
+    private static List<Object> decodeOrNull(TableAccess.Table t, byte[] key, byte[] value) {
+        return value == null ? null : t.codec().decode(key, value);
+    }
+
+    /**
+     * The row with {@code amount} added to column {@code index}, normalized; with a null row only
+     * checks that the amount suits the column.
+     */
+    private static List<Object> sum(TableAccess.Table t, List<Object> row, int index, Number amount) {
+        var column = t.schema().columns().get(index);
+        Object current = row == null ? null : row.get(index);
+        Object next;
+        try {
+            switch (column.type().kind()) {
+                case INT -> {
+                    if (!(amount instanceof Integer || amount instanceof Short || amount instanceof Byte)) {
+                        throw new IllegalArgumentException("an INT column takes an Integer amount, got "
+                                + amount.getClass().getSimpleName());
+                    }
+                    next = current == null ? null : Math.addExact((Integer) current, amount.intValue());
+                }
+                case BIGINT -> {
+                    if (!(amount instanceof Long || amount instanceof Integer || amount instanceof Short
+                            || amount instanceof Byte)) {
+                        throw new IllegalArgumentException("a BIGINT column takes a Long amount, got "
+                                + amount.getClass().getSimpleName());
+                    }
+                    next = current == null ? null : Math.addExact((Long) current, amount.longValue());
+                }
+                default -> {
+                    if (!(amount instanceof java.math.BigDecimal d)) {
+                        throw new IllegalArgumentException("a DECIMAL column takes a BigDecimal amount, got "
+                                + amount.getClass().getSimpleName());
+                    }
+                    if (d.scale() > column.type().scale()) {
+                        throw new IllegalArgumentException("the amount " + d.toPlainString() + " has more than the "
+                                + column.type().scale() + " fractional digits of column " + column.name());
+                    }
+                    next = current == null ? null : ((java.math.BigDecimal) current).add(d);
+                }
+            }
+        } catch (ArithmeticException | IllegalArgumentException e) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "cannot add " + amount + " to column "
+                    + column.name() + " of table " + t.schema().name() + ": " + e.getMessage() + "; nothing was changed", e);
+        }
+        if (row == null) {
+            return null;
+        }
+        if (current == null) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column.name() + " of table "
+                    + t.schema().name() + " is NULL in this row; add needs a number to add to");
+        }
+        List<Object> out = new ArrayList<>(row);
+        out.set(index, next);
+        try {
+            return t.codec().normalize(out);
+        } catch (IllegalArgumentException e) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "cannot add " + amount + " to column "
+                    + column.name() + " of table " + t.schema().name() + ": " + e.getMessage() + "; nothing was changed", e);
+        }
+    }
+
     /** Deletes the row with these primary key values (a no-op write if there is none). */
     public void delete(String table, List<?> keyValues) {
         TableAccess.Table t = writable(table);

@@ -63,6 +63,12 @@ final class Transaction {
 
     /** Guarded by lock: key -> value, or null for a delete. Every key here is an intent held. */
     final TreeMap<byte[], byte[]> writes = new TreeMap<>(Version::compareKeys);
+    /**
+     * Guarded by lock: key -> what this transaction adds to the row (its adds composed in order),
+     * for keys it holds an adder's intent on ({@link TransactionManager#add}); never a key of
+     * {@link #writes}. The row value is computed from the newest committed one when it commits.
+     */
+    final TreeMap<byte[], java.util.function.UnaryOperator<byte[]>> adds = new TreeMap<>(Version::compareKeys);
     /** Guarded by lock: bytes of keys plus values in {@link #writes}. */
     long writeBytes;
     /** Guarded by lock, SERIALIZABLE only: keys read from the snapshot. */

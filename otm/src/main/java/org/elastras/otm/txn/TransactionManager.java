@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 import org.elastras.otm.txn.TransactionException.Reason;
 import org.elastras.client.protocol.LatencyHistogram;
 import org.elastras.storage.store.PartitionStore;
@@ -65,6 +66,11 @@ public final class TransactionManager {
     private static final int RECENT_ENDINGS_MAX = 4096;
     /** Resolved commit ids remembered; beyond, the oldest are forgotten (their clients gave up long ago). */
     private static final int RESOLVED_TAGS_MAX = 100_000;
+    /**
+     * Longest wait of a cross-partition coordinator for the other adders of a row it adds to (they
+     * are commits of this partition; see {@link #add}).
+     */
+    static final long ADDERS_WAIT_MS = 2_000;
     /** Longest wait of a cross-partition commit for a commit timestamp above a bound. */
     private static final long BRANCH_WAIT_MS = 10_000;
 
@@ -664,7 +670,7 @@ public final class TransactionManager {
 
     /** Whether a transaction has written nothing (so far). */
     public boolean writesNothing(long txnId) {
-        return inspect(txnId, t -> t.writes.isEmpty());
+        return inspect(txnId, t -> t.writes.isEmpty() && t.adds.isEmpty());
     }
 
     /** The isolation level of a transaction. */
@@ -694,6 +700,7 @@ public final class TransactionManager {
                 byte[] own = t.writes.get(key);
                 return own == null ? null : own.clone();
             }
+            UnaryOperator<byte[]> added = t.adds.get(key);
             if (t.validatesReads() && !t.readKeys.contains(key) && t.readSetSize() >= limits.readSetKeysMax()) {
                 throw limit(t, "read set", t.readSetSize() + 1, limits.readSetKeysMax(), "readSetKeysMax");
             }
@@ -710,7 +717,7 @@ public final class TransactionManager {
             if (t.validatesReads()) {
                 t.readKeys.add(key.clone());
             }
-            return value;
+            return added == null || value == null ? value : added.apply(value);
         } finally {
             leave(t);
         }
@@ -743,11 +750,11 @@ public final class TransactionManager {
             boolean had = t.writes.containsKey(key);
             long oldBytes = had ? key.length + lengthOf(t.writes.get(key)) : 0;
             long newBytes = t.writeBytes - oldBytes + key.length + lengthOf(value);
-            if (!had && t.writes.size() >= limits.writeSetKeysMax()) {
-                throw limit(t, "write set", t.writes.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
-            }
             if (newBytes > limits.writeSetBytesMax()) {
                 throw limit(t, "write set bytes", newBytes, limits.writeSetBytesMax(), "writeSetBytesMax");
+            }
+            if (!had && !t.adds.containsKey(key) && t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
+                throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
             }
             byte[] ownValue = value == null ? null : value.clone();
             if (had) {
@@ -755,6 +762,11 @@ public final class TransactionManager {
             } else {
                 byte[] ownKey = key.clone();
                 acquireIntent(t, ownKey);
+                // A write after this transaction's own add replaces it (its value includes the add
+                // if the caller read the row first): the key is now written, not added to.
+                if (t.adds.remove(ownKey) != null) {
+                    t.slot.removeAdder(ownKey, t);
+                }
                 t.writes.put(ownKey, ownValue);
             }
             t.writeBytes = newBytes;
@@ -772,6 +784,16 @@ public final class TransactionManager {
             throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
                     + " is writing the same key (first updater wins); run the transaction again", null);
         }
+        // Intent first, then adders (see PartitionSlot#adders): an adder that registered before
+        // is seen here, one that registers after sees this intent.
+        if (slot.addedByOther(key, t)) {
+            slot.intents.remove(key, t);
+            Transaction adder = firstOtherAdder(slot, key, t);
+            abortLocked(t, Reason.CONFLICT, "it wrote a key other transactions are adding to");
+            throw new TransactionException(Reason.CONFLICT, true, adder == null ? 0 : adder.id, 0, t
+                    + " aborted: " + (adder == null ? "another transaction" : adder) + " is adding to the same"
+                    + " row (first updater wins); run the transaction again", null);
+        }
         // The intent is ours from here on; a committer that released it before us has applied.
         Version latest;
         try {
@@ -786,6 +808,127 @@ public final class TransactionManager {
             throw new TransactionException(Reason.CONFLICT, true, 0, latest.cts(), t + " aborted: the key was written by a"
                     + " transaction that committed at CTS " + latest.cts() + ", after this transaction's snapshot "
                     + t.snapshot + " (first updater wins); run the transaction again", null);
+        }
+    }
+
+    private static Transaction firstOtherAdder(PartitionSlot slot, byte[] key, Transaction t) {
+        List<Transaction> now = slot.adders.get(key);
+        if (now != null) {
+            for (Transaction a : now) {
+                if (a != t) {
+                    return a;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Adds to a row without reading it: {@code add} maps the row's value to the value with the
+     * addition made (a sum on a numeric column, say), and is applied at commit to the newest
+     * committed value, not to this transaction's snapshot. Adds to one row therefore commute:
+     * any number of transactions may hold an adder's intent on a key at once, and none of them
+     * conflicts with the others or with versions committed after its snapshot; a writer of the key
+     * (put, delete) conflicts with them as with another writer (first updater wins). Reads of the
+     * key by this transaction see its snapshot's value with its own adds made. A key this
+     * transaction already wrote gets the add at once (its value is its own).
+     *
+     * <p>At commit the values are computed in CTS order under the partition's commit lock and the
+     * record is given to the log there, so that the log holds them in the order they build on each
+     * other. A cross-partition coordinator's adds become writes when it prepares (it conflicts
+     * then with other adders of the key); a participant's branch writes at once.
+     *
+     * <p>The row must exist: the add is tried on the snapshot's row now, and a missing row or an
+     * add that does not fit ({@code add} throws) is a TYPE_MISMATCH that changed nothing. If the
+     * row was deleted by the time of the commit, the commit aborts with CONFLICT.
+     */
+    public void add(long txnId, byte[] key, UnaryOperator<byte[]> add) {
+        Transaction t = enter(txnId);
+        try {
+            checkKey(key);
+            if (t.writes.containsKey(key)) {
+                byte[] own = t.writes.get(key);
+                if (own == null) {
+                    throw noRowToAddTo(t, key, "this transaction deleted it");
+                }
+                byte[] next = tryAdd(t, add, own);
+                long newBytes = t.writeBytes + next.length - own.length;
+                if (newBytes > limits.writeSetBytesMax()) {
+                    throw limit(t, "write set bytes", newBytes, limits.writeSetBytesMax(), "writeSetBytesMax");
+                }
+                t.writes.put(key, next);
+                t.writeBytes = newBytes;
+                return;
+            }
+            UnaryOperator<byte[]> before = t.adds.get(key);
+            UnaryOperator<byte[]> composed = before == null ? add : v -> add.apply(before.apply(v));
+            byte[] base;
+            try {
+                base = t.slot.store.get(key, t.snapshot);
+            } catch (IOException | UncheckedIOException e) {
+                throw storageFailed(t, e);
+            }
+            if (base == null) {
+                throw noRowToAddTo(t, key, "its snapshot has no such row");
+            }
+            byte[] tried = tryAdd(t, composed, base);
+            if (t.branch != null) {
+                // A participant's branch commits when its coordinator says, at a CTS chosen then:
+                // it writes the row as of its snapshot, conflicting with anyone else's change.
+                byte[] ownKey = key.clone();
+                if (t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
+                    throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
+                }
+                acquireIntent(t, ownKey);
+                t.writes.put(ownKey, tried);
+                t.writeBytes += ownKey.length + tried.length;
+                return;
+            }
+            if (before == null) {
+                if (t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
+                    throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
+                }
+                byte[] ownKey = key.clone();
+                acquireAdderIntent(t, ownKey);
+                t.adds.put(ownKey, composed);
+            } else {
+                t.adds.put(key, composed);
+            }
+        } finally {
+            leave(t);
+        }
+    }
+
+    private static byte[] tryAdd(Transaction t, UnaryOperator<byte[]> add, byte[] value) {
+        try {
+            byte[] next = add.apply(value.clone());
+            if (next == null) {
+                throw new IllegalArgumentException("the add removed the row");
+            }
+            return next;
+        } catch (TransactionException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "the add does not apply to the row: "
+                    + e.getMessage() + "; nothing was changed and " + t + " is still open", e);
+        }
+    }
+
+    private static TransactionException noRowToAddTo(Transaction t, byte[] key, String why) {
+        return new TransactionException(Reason.TYPE_MISMATCH, false, "an add needs an existing row, and " + why
+                + "; nothing was changed and " + t + " is still open");
+    }
+
+    /** Shares the key with other adders; conflicts with a writer. REQUIRES: t.lock, no intent of t on the key. */
+    private void acquireAdderIntent(Transaction t, byte[] key) {
+        PartitionSlot slot = t.slot;
+        slot.addAdder(key, t);
+        Transaction holder = slot.intents.get(key);
+        if (holder != null && holder != t) {
+            slot.removeAdder(key, t);
+            abortLocked(t, Reason.CONFLICT, "it added to a key " + holder + " had written first");
+            throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
+                    + " is writing the row it adds to (first updater wins); run the transaction again", null);
         }
     }
 
@@ -837,7 +980,8 @@ public final class TransactionManager {
                 while (rows.size() < limit && (s != null || m != null)) {
                     int c = s == null ? 1 : m == null ? -1 : Version.compareKeys(s.key(), m.getKey());
                     if (c < 0) {
-                        rows.add(new KeyValue(s.key().clone(), s.value().clone()));
+                        UnaryOperator<byte[]> added = t.adds.get(s.key());
+                        rows.add(new KeyValue(s.key().clone(), added == null ? s.value().clone() : added.apply(s.value().clone())));
                         storedKeys.add(s.key());
                         s = stored.hasNext() ? stored.next() : null;
                     } else {
@@ -927,7 +1071,7 @@ public final class TransactionManager {
                 throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is a participant's branch; its"
                         + " coordinator commits it");
             }
-            if (t.writes.isEmpty() && !coordinated) {
+            if (t.writes.isEmpty() && t.adds.isEmpty() && !coordinated) {
                 end(t, Transaction.State.COMMITTED, null, "committed (read-only)");
                 commits.incrementAndGet();
                 return PendingCommit.readOnly(new CommitResult(t.snapshot, true));
@@ -936,6 +1080,14 @@ public final class TransactionManager {
                 abortLocked(t, Reason.OVERLOADED, "no commit timestamp above " + above + " in time");
                 throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: no commit timestamp above "
                         + above + " arrived in time; run it again");
+            }
+            if (coordinated && !t.adds.isEmpty()) {
+                addsBecomeWrites(t);
+            }
+            if (!t.adds.isEmpty()) {
+                PendingCommit pending = prepareAdder(t);
+                prepared = true;
+                return pending;
             }
             PartitionSlot slot = t.slot;
             long cts;
@@ -965,6 +1117,185 @@ public final class TransactionManager {
             if (!prepared) {
                 leave(t);
             }
+        }
+    }
+
+    /**
+     * The commit of a transaction that adds to rows ({@link #add}): in one critical section under
+     * the partition's commit lock it takes its CTS, validates its reads (SERIALIZABLE), computes
+     * each added row from the newest value committed before it (applied, or computed by an
+     * earlier adder and not applied yet) and gives its record to the log. Adders of a row thus
+     * compute and log in CTS order, each on top of the one before; nothing that can fail comes
+     * after a computed value is published except the log itself, and a record lost with the log
+     * takes every later one with it. Returns the commit logged (or refused: finishing it aborts).
+     * REQUIRES: t.lock, t not a branch, not coordinated.
+     */
+    private PendingCommit prepareAdder(Transaction t) {
+        PartitionSlot slot = t.slot;
+        awaitWriteCapacity(t, 0);
+        slot.commitLock.lock();
+        try {
+            requireServingToCommit(t);
+            long cts;
+            try {
+                cts = timestamps.next();
+            } catch (TransactionException e) {
+                abortLocked(t, e.reason(), "no commit timestamp: " + e.getMessage());
+                throw new TransactionException(e.reason(), true, t + " aborted: " + e.getMessage(), e);
+            }
+            t.cts = cts;
+            t.state = Transaction.State.COMMITTING;
+            slot.maxCtsSeen = Math.max(slot.maxCtsSeen, cts);
+            if (t.validatesReads()) {
+                validateReads(t, cts);
+            }
+            List<PartitionSlot.Computed> values = new ArrayList<>(t.adds.size());
+            for (Map.Entry<byte[], UnaryOperator<byte[]>> a : t.adds.entrySet()) {
+                byte[] key = a.getKey();
+                PartitionSlot.Computed before = slot.computed.get(key);
+                byte[] base;
+                try {
+                    base = before != null ? before.value() : slot.store.get(key, Long.MAX_VALUE);
+                } catch (IOException | UncheckedIOException e) {
+                    giveUpCts(t, cts);
+                    throw storageFailed(t, e);
+                }
+                byte[] value = null;
+                String failure = base == null ? "the row it adds to was deleted" : null;
+                if (base != null) {
+                    try {
+                        value = a.getValue().apply(base.clone());
+                    } catch (RuntimeException e) {
+                        failure = "its add no longer applies to the row (" + e.getMessage() + ")";
+                    }
+                }
+                if (value == null) {
+                    giveUpCts(t, cts);
+                    String why = failure == null ? "its add removed the row" : failure;
+                    abortLocked(t, Reason.CONFLICT, why);
+                    throw new TransactionException(Reason.CONFLICT, true, t + " aborted at commit: " + why
+                            + "; run the transaction again", null);
+                }
+                values.add(new PartitionSlot.Computed(cts, value));
+            }
+            int i = 0;
+            for (byte[] key : t.adds.keySet()) {
+                byte[] value = values.get(i++).value();
+                t.writes.put(key, value);
+                t.writeBytes += key.length + value.length;
+            }
+            PendingCommit pending = buildRecord(t, cts);
+            log(List.of(pending));
+            pending.loggedAtPrepare = true;
+            if (pending.logged != null) {
+                i = 0;
+                for (byte[] key : t.adds.keySet()) {
+                    slot.computed.put(key, values.get(i++));
+                }
+            }
+            return pending;
+        } finally {
+            slot.commitLock.unlock();
+        }
+    }
+
+    /**
+     * A coordinator's adds become writes before it prepares: its CTS is chosen after its
+     * participants vote and it may still be given up, so nothing may build on its values. It takes
+     * each key's writer's intent (CONFLICT if another transaction adds to or writes the key) and
+     * computes the row from the newest committed value, which nobody can change while it holds the
+     * intent. REQUIRES: t.lock, t ACTIVE with adds.
+     */
+    private void addsBecomeWrites(Transaction t) {
+        PartitionSlot slot = t.slot;
+        for (Map.Entry<byte[], UnaryOperator<byte[]>> a : List.copyOf(t.adds.entrySet())) {
+            byte[] key = a.getKey();
+            Transaction holder = slot.intents.putIfAbsent(key, t);
+            if (holder != null) {
+                abortLocked(t, Reason.CONFLICT, "another transaction writes a row it adds to");
+                throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
+                        + " writes a row it adds to (first updater wins); run the transaction again", null);
+            }
+            // The writer's intent is ours: adders that come now see it and step back; the ones
+            // already adding are this partition's own commits, which end soon. Waiting for them
+            // (rather than giving up) keeps a steady stream of adders from starving this commit.
+            Transaction stillAdding = awaitOtherAdders(t, key);
+            if (stillAdding != null) {
+                slot.intents.remove(key, t);
+                abortLocked(t, Reason.CONFLICT, "another transaction kept adding to a row it adds to");
+                throw new TransactionException(Reason.CONFLICT, true, stillAdding.id, 0, t + " aborted: " + stillAdding
+                        + " was still adding to a row it adds to after " + ADDERS_WAIT_MS + " ms; run the transaction"
+                        + " again", null);
+            }
+            byte[] value = null;
+            String failure = null;
+            try {
+                Version latest = slot.store.getVersion(key, Long.MAX_VALUE);
+                if (latest == null || latest.value() == null) {
+                    failure = "the row it adds to was deleted";
+                } else if (t.validatesReads() && t.readKeys.contains(key) && latest.cts() > t.snapshot) {
+                    slot.intents.remove(key, t);
+                    abortLocked(t, Reason.SERIALIZATION_FAILURE, "a row it read and adds to was committed again");
+                    throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, 0, latest.cts(), t
+                            + " aborted at commit: a row it read and adds to was committed again at CTS "
+                            + latest.cts() + " (SERIALIZABLE); run the transaction again", null);
+                } else {
+                    value = a.getValue().apply(latest.value().clone());
+                }
+            } catch (IOException | UncheckedIOException e) {
+                slot.intents.remove(key, t);
+                throw storageFailed(t, e);
+            } catch (TransactionException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                failure = "its add no longer applies to the row (" + e.getMessage() + ")";
+            }
+            if (value == null) {
+                slot.intents.remove(key, t);
+                String why = failure == null ? "its add removed the row" : failure;
+                abortLocked(t, Reason.CONFLICT, why);
+                throw new TransactionException(Reason.CONFLICT, true, t + " aborted at commit: " + why
+                        + "; run the transaction again", null);
+            }
+            t.adds.remove(key);
+            slot.removeAdder(key, t);
+            t.writes.put(key, value);
+            t.writeBytes += key.length + value.length;
+        }
+    }
+
+    /**
+     * Waits up to {@link #ADDERS_WAIT_MS} for every other adder of {@code key} to end. REQUIRES:
+     * t.lock, t holds the key's writer's intent (so no new adder stays).
+     *
+     * @return null once none is left, else one still adding
+     */
+    private Transaction awaitOtherAdders(Transaction t, byte[] key) {
+        if (!t.slot.addedByOther(key, t)) {
+            return null;
+        }
+        if (t.beforeBlocking != null) {
+            t.beforeBlocking.run();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ADDERS_WAIT_MS);
+        while (true) {
+            Transaction other = firstOtherAdder(t.slot, key, t);
+            if (other == null) {
+                return null;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return other;
+            }
+            try {
+                other.outcome.get(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return other;
+            } catch (ExecutionException | TimeoutException e) {
+                // looked at again above
+            }
+            // An adder leaves the list before its outcome completes (end): it is gone now.
         }
     }
 
@@ -1008,6 +1339,9 @@ public final class TransactionManager {
     public void log(List<PendingCommit> prepared) {
         List<PendingCommit> toLog = new ArrayList<>(prepared.size());
         for (PendingCommit p : prepared) {
+            if (p.loggedAtPrepare && !p.finished) {
+                continue;
+            }
             if (p.finished || p.logged != null || p.logRefused != null) {
                 throw new IllegalStateException("commit of transaction " + p.transactionId() + " was logged or finished already");
             }
@@ -1099,6 +1433,14 @@ public final class TransactionManager {
                 if (holder != null && holder != t && holder.committedBefore(cts)) {
                     failValidation(t, cts, holder.id, holder.cts, holder + " committed a write to a key it read");
                 }
+                List<Transaction> adders = slot.adders.get(key);
+                if (adders != null) {
+                    for (Transaction a : adders) {
+                        if (a != t && a.committedBefore(cts)) {
+                            failValidation(t, cts, a.id, a.cts, a + " committed an add to a row it read");
+                        }
+                    }
+                }
                 Version v = slot.store.getVersionNewerThan(key, t.snapshot, cts - 1);
                 if (v != null) {
                     failValidation(t, cts, 0, v.cts(), "a key it read was committed again at CTS " + v.cts());
@@ -1110,6 +1452,15 @@ public final class TransactionManager {
                 for (Transaction holder : inRange.values()) {
                     if (holder != t && holder.committedBefore(cts)) {
                         failValidation(t, cts, holder.id, holder.cts, holder + " committed a write into a range it scanned");
+                    }
+                }
+                NavigableMap<byte[], List<Transaction>> addedInRange = range[1] == null
+                        ? slot.adders.tailMap(range[0], true) : slot.adders.subMap(range[0], true, range[1], false);
+                for (List<Transaction> adders : addedInRange.values()) {
+                    for (Transaction a : adders) {
+                        if (a != t && a.committedBefore(cts)) {
+                            failValidation(t, cts, a.id, a.cts, a + " committed an add into a range it scanned");
+                        }
                     }
                 }
                 try (CloseableIterator<Version> it = slot.store.scan(range[0], range[1], cts - 1, Integer.MAX_VALUE)) {
@@ -1155,7 +1506,9 @@ public final class TransactionManager {
             ready = false;
         }
         if (!ready) {
-            giveUpCts(t, cts);
+            if (cts > 0) {
+                giveUpCts(t, cts);
+            }
             abortLocked(t, Reason.OVERLOADED, "its partition store could not take more writes");
             throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: partition " + t.slot.partitionId
                     + " is flushing slower than it is written (waited " + limits.writeCapacityWaitMs()
@@ -1219,11 +1572,30 @@ public final class TransactionManager {
                     + " but could not be applied to partition " + slot.partitionId + " (" + e
                     + "); the partition must be reopened, which replays it", e);
         }
+        if (!t.adds.isEmpty()) {
+            forgetComputed(t, cts);
+        }
         ticket.close();
         timestamps.applied(cts);
         end(t, Transaction.State.COMMITTED, null, "committed at CTS " + cts);
         commits.incrementAndGet();
         return new CommitResult(cts, false);
+    }
+
+    /** The adder's values are applied: later adders read them from the store. REQUIRES: t.lock. */
+    private static void forgetComputed(Transaction t, long cts) {
+        PartitionSlot slot = t.slot;
+        slot.commitLock.lock();
+        try {
+            for (byte[] key : t.adds.keySet()) {
+                PartitionSlot.Computed c = slot.computed.get(key);
+                if (c != null && c.cts() == cts) {
+                    slot.computed.remove(key);
+                }
+            }
+        } finally {
+            slot.commitLock.unlock();
+        }
     }
 
     private TransactionException notLogged(Transaction t, long cts, UnappliedCommits.Ticket ticket, Reason reason,
@@ -1787,6 +2159,10 @@ public final class TransactionManager {
         for (byte[] key : t.writes.keySet()) {
             t.slot.intents.remove(key, t);
         }
+        for (byte[] key : t.adds.keySet()) {
+            t.slot.removeAdder(key, t);
+        }
+        t.adds.clear();
         if (t.branch != null && t.branch.pending) {
             t.branch.pending = false;
             t.slot.branchesPending.decrementAndGet();

@@ -1,0 +1,219 @@
+package org.elastras.otm.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.elastras.otm.txn.TransactionException.Reason;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link RowTransaction#add}: adds to one row commute (no conflicts among adders, no update lost,
+ * also after a crash), and conflict with writers and with SERIALIZABLE readers as writes do.
+ */
+class AddsToOneRowCommuteTest {
+
+    private static final long P = 1;
+    private static final int THREADS = 8;
+    private static final int CALLS_PER_THREAD = 150;
+
+    private TxnTestbed bed;
+    private TableAccess shop;
+
+    @AfterEach
+    void close() throws Exception {
+        if (bed != null) {
+            bed.close();
+        }
+    }
+
+    private void start() throws Exception {
+        bed = new TxnTestbed(P);
+        shop = new TableAccess(TestSchemas.SHOP, TestSchemas.shopPartition(P, 0, 10), new GlobalTables(1));
+        RowTransaction setup = shop.begin(bed.manager, Isolation.SERIALIZABLE, "setup");
+        setup.put("warehouse", Arrays.asList(1, "hot", 0L));
+        setup.put("district", Arrays.asList(1, 1, 5, null));
+        setup.commit();
+    }
+
+    private long ytd() {
+        RowTransaction t = shop.begin(bed.manager, Isolation.SNAPSHOT, "check");
+        long value = (Long) t.get("warehouse", List.of(1)).get(2);
+        t.commit();
+        return value;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Isolation.class)
+    void concurrentAddersNeverConflictAndLoseNothing(Isolation isolation) throws Exception {
+        start();
+        ProcedureRegistry registry = new ProcedureRegistry(4);
+        registry.register("shop", "pay", (txn, args) -> {
+            // Reads another row, adds to the hot one: what a Payment does with W_YTD.
+            txn.get("district", List.of(1, 1));
+            txn.add("warehouse", List.of(1), "ytd", 3L);
+            return null;
+        });
+        ProcedureRunner runner = new ProcedureRunner(bed.manager, registry, 100, 1_000);
+        AtomicInteger committed = new AtomicInteger();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < THREADS; i++) {
+            String client = "client-" + i;
+            threads.add(new Thread(() -> {
+                try {
+                    for (int c = 0; c < CALLS_PER_THREAD; c++) {
+                        ProcedureResult r = runner.run(shop, "pay", List.of(), isolation, client);
+                        if (r.outcome() == ProcedureResult.Outcome.COMMITTED) {
+                            committed.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertTrue(failures.isEmpty(), () -> "a thread failed: " + failures.peek());
+        assertEquals(THREADS * CALLS_PER_THREAD, committed.get(), "every call committed");
+        assertEquals(0, runner.retryCount(), "adders of one row never conflict: " + runner.retriesByCause());
+        assertEquals(3L * committed.get(), ytd());
+        assertEquals(0, bed.manager.openTransactions());
+        assertEquals(bed.timestamps.last(), bed.snapshots.snapshot(), "no CTS left unreported");
+
+        bed.crashAndRecover();
+        shop = new TableAccess(TestSchemas.SHOP, TestSchemas.shopPartition(P, 0, 10), new GlobalTables(1));
+        assertEquals(3L * committed.get(), ytd(), "every acknowledged add survived the crash");
+    }
+
+    @Test
+    void anAddAppliesToTheNewestRowNotToItsSnapshot() throws Exception {
+        start();
+        RowTransaction early = shop.begin(bed.manager, Isolation.SERIALIZABLE, "early");
+        RowTransaction other = shop.begin(bed.manager, Isolation.SERIALIZABLE, "other");
+        early.add("warehouse", List.of(1), "ytd", 10L);
+        other.add("warehouse", List.of(1), "ytd", 5L);
+        other.add("warehouse", List.of(1), "ytd", 1L);
+        assertEquals(6L, other.get("warehouse", List.of(1)).get(2), "its own adds on its snapshot's row");
+        assertEquals(List.of(6L), other.scan("warehouse", List.of(), List.of(), 10).stream().map(r -> r.get(2)).toList());
+        other.commit();
+        // A writer committed after early's snapshot and did not touch ytd: the add keeps its change.
+        RowTransaction renamer = shop.begin(bed.manager, Isolation.SERIALIZABLE, "renamer");
+        assertThrows(TransactionException.class, () -> renamer.put("warehouse", Arrays.asList(1, "renamed", 6L)),
+                "a writer conflicts with an adder still open");
+        early.commit();
+        assertEquals(16L, ytd());
+        RowTransaction reader = shop.begin(bed.manager, Isolation.SNAPSHOT, "reader");
+        assertEquals(Arrays.asList(1, "hot", 16L), reader.get("warehouse", List.of(1)));
+        reader.commit();
+    }
+
+    @Test
+    void writersAndAddersConflictFirstUpdaterWins() throws Exception {
+        start();
+        RowTransaction writer = shop.begin(bed.manager, Isolation.SNAPSHOT, "writer");
+        writer.put("warehouse", Arrays.asList(1, "w", 100L));
+        RowTransaction adder = shop.begin(bed.manager, Isolation.SNAPSHOT, "adder");
+        TransactionException e = assertThrows(TransactionException.class, () -> adder.add("warehouse", List.of(1), "ytd", 1L));
+        assertEquals(Reason.CONFLICT, e.reason());
+        assertTrue(e.transactionAborted());
+        writer.commit();
+
+        RowTransaction adder2 = shop.begin(bed.manager, Isolation.SNAPSHOT, "adder2");
+        adder2.add("warehouse", List.of(1), "ytd", 1L);
+        RowTransaction writer2 = shop.begin(bed.manager, Isolation.SNAPSHOT, "writer2");
+        e = assertThrows(TransactionException.class, () -> writer2.put("warehouse", Arrays.asList(1, "w2", 0L)));
+        assertEquals(Reason.CONFLICT, e.reason());
+        adder2.commit();
+        assertEquals(101L, ytd());
+        assertEquals(0, bed.manager.intentsHeld(P));
+    }
+
+    @Test
+    void aWriteAfterItsOwnAddReplacesIt() throws Exception {
+        start();
+        RowTransaction t = shop.begin(bed.manager, Isolation.SNAPSHOT, "t");
+        t.add("warehouse", List.of(1), "ytd", 7L);
+        List<Object> row = new ArrayList<>(t.get("warehouse", List.of(1)));
+        row.set(1, "renamed");
+        t.put("warehouse", row);
+        t.add("warehouse", List.of(1), "ytd", 1L); // on its own written value now
+        t.commit();
+        RowTransaction reader = shop.begin(bed.manager, Isolation.SNAPSHOT, "reader");
+        assertEquals(Arrays.asList(1, "renamed", 8L), reader.get("warehouse", List.of(1)));
+        reader.commit();
+    }
+
+    @Test
+    void aSerializableReaderOfTheRowFailsWhenAnAddCommittedAfterItsSnapshot() throws Exception {
+        start();
+        RowTransaction reader = shop.begin(bed.manager, Isolation.SERIALIZABLE, "reader");
+        assertEquals(0L, reader.get("warehouse", List.of(1)).get(2));
+        RowTransaction adder = shop.begin(bed.manager, Isolation.SERIALIZABLE, "adder");
+        adder.add("warehouse", List.of(1), "ytd", 2L);
+        adder.commit();
+        reader.put("district", Arrays.asList(1, 1, 6, "saw ytd 0"));
+        TransactionException e = assertThrows(TransactionException.class, reader::commit);
+        assertEquals(Reason.SERIALIZATION_FAILURE, e.reason());
+
+        // Under SNAPSHOT the same reader commits: it wrote nothing an adder touched.
+        RowTransaction si = shop.begin(bed.manager, Isolation.SNAPSHOT, "si");
+        si.get("warehouse", List.of(1));
+        RowTransaction adder2 = shop.begin(bed.manager, Isolation.SNAPSHOT, "adder2");
+        adder2.add("warehouse", List.of(1), "ytd", 2L);
+        adder2.commit();
+        si.put("district", Arrays.asList(1, 1, 6, "saw ytd 2"));
+        si.commit();
+        assertEquals(4L, ytd());
+    }
+
+    @Test
+    void badAddsAreClearErrorsThatChangeNothing() throws Exception {
+        start();
+        RowTransaction t = shop.begin(bed.manager, Isolation.SERIALIZABLE, "t");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> t.add("warehouse", List.of(2), "ytd", 1L)).reason(), "no such row");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> t.add("warehouse", List.of(1), "name", 1L)).reason(), "not a number");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> t.add("warehouse", List.of(1), "w_id", 1)).reason(), "a key column");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> t.add("warehouse", List.of(1), "ytd", 1.5)).reason(), "a double for a BIGINT");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> t.add("warehouse", List.of(1), "nope", 1L)).reason(), "no such column");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> t.add("district", List.of(1, 1), "next_o_id", Integer.MAX_VALUE)).reason(), "INT overflow");
+        assertFalse(t.abortCause() != null, "none of them aborted the transaction");
+        t.add("warehouse", List.of(1), "ytd", 1L);
+        t.commit();
+        assertEquals(1L, ytd());
+    }
+
+    @Test
+    void aRowDeletedAfterTheSnapshotAbortsTheAddAtCommit() throws Exception {
+        start();
+        RowTransaction adder = shop.begin(bed.manager, Isolation.SNAPSHOT, "adder");
+        RowTransaction deleter = shop.begin(bed.manager, Isolation.SNAPSHOT, "deleter");
+        deleter.delete("warehouse", List.of(1));
+        deleter.commit();
+        adder.add("warehouse", List.of(1), "ytd", 1L); // its snapshot still has the row
+        TransactionException e = assertThrows(TransactionException.class, adder::commit);
+        assertEquals(Reason.CONFLICT, e.reason());
+        assertEquals(bed.timestamps.last(), bed.snapshots.snapshot(), "the aborted commit's CTS was reported unused");
+        RowTransaction reader = shop.begin(bed.manager, Isolation.SNAPSHOT, "reader");
+        assertEquals(null, reader.get("warehouse", List.of(1)));
+        reader.commit();
+    }
+}
