@@ -88,12 +88,13 @@ public final class TpccProcedures implements ProcedureLibrary {
         List<?> items = (List<?>) args.get(4);
         List<?> supply = (List<?>) args.get(5);
         List<?> quantities = (List<?>) args.get(6);
-        List<Object> warehouse = required(txn, TpccSchema.WAREHOUSE, w);
+        // Reads of part of a row: Payments add to W_YTD meanwhile, which does not change W_TAX.
+        BigDecimal wTax = (BigDecimal) requiredColumns(txn, TpccSchema.WAREHOUSE, NEW_ORDER_WAREHOUSE, w).get(0);
         List<Object> district = new ArrayList<>(required(txn, TpccSchema.DISTRICT, w, d));
         int orderId = (Integer) district.get(TpccSchema.D_NEXT_O_ID);
         district.set(TpccSchema.D_NEXT_O_ID, orderId + 1);
         txn.put(TpccSchema.DISTRICT, district);
-        List<Object> customer = required(txn, TpccSchema.CUSTOMER, w, d, c);
+        List<Object> customer = requiredColumns(txn, TpccSchema.CUSTOMER, NEW_ORDER_CUSTOMER, w, d, c);
         int lines = items.size();
         int allLocal = 1;
         for (Object s : supply) {
@@ -127,11 +128,10 @@ public final class TpccProcedures implements ProcedureLibrary {
             txn.put(TpccSchema.ORDER_LINE, Arrays.asList(w, d, orderId, l + 1, itemId, supplyW, null, quantity, amount,
                     stock.get(TpccSchema.S_DIST_01 + d - 1)));
         }
-        BigDecimal discount = (BigDecimal) customer.get(TpccSchema.C_DISCOUNT);
-        BigDecimal wTax = (BigDecimal) warehouse.get(TpccSchema.W_TAX);
+        BigDecimal discount = (BigDecimal) customer.get(0);
         BigDecimal dTax = (BigDecimal) district.get(TpccSchema.D_TAX);
-        return List.of(orderId, TpccRules.orderTotal(sum, discount, wTax, dTax), customer.get(TpccSchema.C_LAST),
-                customer.get(TpccSchema.C_CREDIT), discount, wTax, dTax, brands);
+        return List.of(orderId, TpccRules.orderTotal(sum, discount, wTax, dTax), customer.get(1),
+                customer.get(2), discount, wTax, dTax, brands);
     }
 
     /**
@@ -157,9 +157,11 @@ public final class TpccProcedures implements ProcedureLibrary {
         long historyId = longValue(args, 8);
         // W_YTD and D_YTD grow by adds made at commit on the newest row: every Payment of a
         // warehouse adds to its one row, and adds do not conflict with one another.
-        List<Object> warehouse = required(txn, TpccSchema.WAREHOUSE, w);
+        // The columns read are not the ones added to, so concurrent Payments do not fail each other
+        // even under SERIALIZABLE.
+        List<Object> warehouse = requiredColumns(txn, TpccSchema.WAREHOUSE, PAYMENT_WAREHOUSE, w);
         txn.add(TpccSchema.WAREHOUSE, List.of(w), "W_YTD", amount);
-        List<Object> district = required(txn, TpccSchema.DISTRICT, w, d);
+        List<Object> district = requiredColumns(txn, TpccSchema.DISTRICT, PAYMENT_DISTRICT, w, d);
         txn.add(TpccSchema.DISTRICT, List.of(w, d), "D_YTD", amount);
         if (byLastName(cLast)) {
             cId = customerByLastName(txn, cW, cD, cLast);
@@ -174,7 +176,7 @@ public final class TpccProcedures implements ProcedureLibrary {
         }
         txn.put(TpccSchema.CUSTOMER, customer);
         txn.put(TpccSchema.HISTORY, List.of(w, d, historyId, cId, cD, cW, date, amount,
-                TpccRules.historyData((String) warehouse.get(TpccSchema.W_NAME), (String) district.get(TpccSchema.D_NAME))));
+                TpccRules.historyData((String) warehouse.get(0), (String) district.get(0))));
         return List.of(cId, customer.get(TpccSchema.C_BALANCE), customer.get(TpccSchema.C_CREDIT));
     }
 
@@ -392,6 +394,26 @@ public final class TpccProcedures implements ProcedureLibrary {
         List<Object> row = new ArrayList<>(wireRow.size());
         for (int i = 0; i < wireRow.size(); i++) {
             row.add(WireValues.toColumnValue("table " + schema.name(), schema.columns().get(i), wireRow.get(i)));
+        }
+        return row;
+    }
+
+    /** What New-Order reads of its warehouse (clause 2.4.2.2). */
+    private static final List<String> NEW_ORDER_WAREHOUSE = List.of("W_TAX");
+    /** What New-Order reads of its customer, in this order. */
+    private static final List<String> NEW_ORDER_CUSTOMER = List.of("C_DISCOUNT", "C_LAST", "C_CREDIT");
+    /** What Payment reads of its warehouse (clause 2.5.2.2), W_NAME first. */
+    private static final List<String> PAYMENT_WAREHOUSE = List.of("W_NAME", "W_STREET_1", "W_STREET_2", "W_CITY",
+            "W_STATE", "W_ZIP");
+    /** What Payment reads of its district, D_NAME first. */
+    private static final List<String> PAYMENT_DISTRICT = List.of("D_NAME", "D_STREET_1", "D_STREET_2", "D_CITY",
+            "D_STATE", "D_ZIP");
+
+    /** {@link #required} of some columns only (see {@link RowTransaction#get(String, List, List)}). */
+    private static List<Object> requiredColumns(RowTransaction txn, String table, List<String> columns, Object... key) {
+        List<Object> row = txn.get(table, Arrays.asList(key), columns);
+        if (row == null) {
+            throw new IllegalStateException(table + " row " + Arrays.toString(key) + " is missing; is the database loaded?");
         }
         return row;
     }

@@ -132,6 +132,53 @@ public final class RowTransaction {
         return value == null ? null : decode(t, key, value);
     }
 
+    /**
+     * Some columns of the row with these primary key values, in the order named, or null if there
+     * is no row: a read of part of the row. Under SERIALIZABLE the commit then fails only if one of
+     * these columns changed after the snapshot (a Payment adding to W_YTD does not fail a
+     * New-Order that read only W_TAX), where a full {@link #get} fails on any change of the row.
+     *
+     * @throws TransactionException UNKNOWN_TABLE, TYPE_MISMATCH for a column the table lacks
+     */
+    public List<Object> get(String table, List<?> keyValues, List<String> columns) {
+        TableAccess.Table t = access.table(table);
+        int[] indexes = new int[columns.size()];
+        for (int i = 0; i < indexes.length; i++) {
+            indexes[i] = t.schema().columnIndex(columns.get(i));
+            if (indexes[i] < 0) {
+                throw new TransactionException(Reason.TYPE_MISMATCH, false, "table " + t.schema().name()
+                        + " has no column " + columns.get(i));
+            }
+        }
+        byte[] key = access.encodeKey(t, keyValues);
+        if (t.global()) {
+            return project(access.globals().get(access.schema(), t.schema(), key), indexes);
+        }
+        CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
+        if (branch != null) {
+            return project(call(() -> branch.get(t.schema().name(), keyValues)), indexes);
+        }
+        var seen = new java.util.concurrent.atomic.AtomicReference<List<Object>>();
+        byte[] value = call(() -> manager.get(id, StorageKeys.rowKey(t.id(), key), newer -> {
+            List<Object> was = seen.get();
+            return newer == null ? was == null
+                    : was != null && java.util.Arrays.deepEquals(project(decode(t, key, newer), indexes).toArray(), was.toArray());
+        }));
+        seen.set(value == null ? null : project(decode(t, key, value), indexes));
+        return seen.get();
+    }
+
+    private static List<Object> project(List<Object> row, int[] indexes) {
+        if (row == null) {
+            return null;
+        }
+        List<Object> out = new ArrayList<>(indexes.length);
+        for (int i : indexes) {
+            out.add(row.get(i));
+        }
+        return java.util.Collections.unmodifiableList(out);
+    }
+
     /** Inserts or replaces a full row (values in column order; null for NULL). */
     public void put(String table, List<?> row) {
         TableAccess.Table t = writable(table);

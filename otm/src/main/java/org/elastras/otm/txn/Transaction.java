@@ -73,6 +73,12 @@ final class Transaction {
     long writeBytes;
     /** Guarded by lock, SERIALIZABLE only: keys read from the snapshot. */
     final TreeSet<byte[]> readKeys = new TreeSet<>(Version::compareKeys);
+    /**
+     * Guarded by lock, SERIALIZABLE only: keys of {@link #readKeys} read in part (some columns of
+     * the row) -> whether a newer value still shows what was read. Validation checks those keys by
+     * value: a row changed only in columns this transaction did not read does not fail it.
+     */
+    final TreeMap<byte[], java.util.function.Predicate<byte[]>> readChecks = new TreeMap<>(Version::compareKeys);
     /** Guarded by lock, SERIALIZABLE only: ranges scanned, {from, toExclusive-or-null}. */
     final List<byte[][]> readRanges = new ArrayList<>();
 

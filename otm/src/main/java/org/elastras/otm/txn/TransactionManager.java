@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.elastras.otm.txn.TransactionException.Reason;
 import org.elastras.client.protocol.LatencyHistogram;
@@ -693,6 +694,19 @@ public final class TransactionManager {
      * the snapshot's value; null if absent or deleted.
      */
     public byte[] get(long txnId, byte[] key) {
+        return get(txnId, key, null);
+    }
+
+    /**
+     * {@link #get} of a part of the row: SERIALIZABLE validation then checks the key by value,
+     * failing only if the newest value before this transaction's CTS does not pass
+     * {@code stillSeen} (it changed what was read), instead of whenever the key was committed
+     * again after the snapshot. A full read of the same key makes it a full read again.
+     *
+     * @param stillSeen null for a full read; else whether a newer value (null: deleted) still
+     *     shows what this read returned
+     */
+    public byte[] get(long txnId, byte[] key, Predicate<byte[]> stillSeen) {
         Transaction t = enter(txnId);
         try {
             checkKey(key);
@@ -715,7 +729,17 @@ public final class TransactionManager {
                 throw storageFailed(t, e);
             }
             if (t.validatesReads()) {
-                t.readKeys.add(key.clone());
+                boolean first = t.readKeys.add(key.clone());
+                if (stillSeen == null || added != null) {
+                    t.readChecks.remove(key);
+                } else if (first) {
+                    t.readChecks.put(key.clone(), stillSeen);
+                } else {
+                    Predicate<byte[]> before = t.readChecks.get(key);
+                    if (before != null) {
+                        t.readChecks.put(key, before.and(stillSeen));
+                    }
+                }
             }
             return added == null || value == null ? value : added.apply(value);
         } finally {
@@ -753,8 +777,8 @@ public final class TransactionManager {
             if (newBytes > limits.writeSetBytesMax()) {
                 throw limit(t, "write set bytes", newBytes, limits.writeSetBytesMax(), "writeSetBytesMax");
             }
-            if (!had && !t.adds.containsKey(key) && t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
-                throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
+            if (!had && !t.adds.containsKey(key)) {
+                checkRoomForAnotherKey(t);
             }
             byte[] ownValue = value == null ? null : value.clone();
             if (had) {
@@ -876,18 +900,14 @@ public final class TransactionManager {
                 // A participant's branch commits when its coordinator says, at a CTS chosen then:
                 // it writes the row as of its snapshot, conflicting with anyone else's change.
                 byte[] ownKey = key.clone();
-                if (t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
-                    throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
-                }
+                checkRoomForAnotherKey(t);
                 acquireIntent(t, ownKey);
                 t.writes.put(ownKey, tried);
                 t.writeBytes += ownKey.length + tried.length;
                 return;
             }
             if (before == null) {
-                if (t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
-                    throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
-                }
+                checkRoomForAnotherKey(t);
                 byte[] ownKey = key.clone();
                 acquireAdderIntent(t, ownKey);
                 t.adds.put(ownKey, composed);
@@ -896,6 +916,13 @@ public final class TransactionManager {
             }
         } finally {
             leave(t);
+        }
+    }
+
+    /** A key more to write or add to must fit the write set. REQUIRES: t.lock. */
+    private void checkRoomForAnotherKey(Transaction t) {
+        if (t.writes.size() + t.adds.size() >= limits.writeSetKeysMax()) {
+            throw limit(t, "write set", t.writes.size() + t.adds.size() + 1, limits.writeSetKeysMax(), "writeSetKeysMax");
         }
     }
 
@@ -1428,6 +1455,11 @@ public final class TransactionManager {
                     // intent, so the read is still the latest: nothing to check.
                     continue;
                 }
+                Predicate<byte[]> stillSeen = t.readChecks.get(key);
+                if (stillSeen != null) {
+                    validateByValue(t, cts, key, stillSeen);
+                    continue;
+                }
                 // Intent first, then version: a committer applies before it releases its intent.
                 Transaction holder = slot.intents.get(key);
                 if (holder != null && holder != t && holder.committedBefore(cts)) {
@@ -1486,6 +1518,42 @@ public final class TransactionManager {
     private void giveUpCts(Transaction t, long cts) {
         if (t.branch == null) {
             timestamps.unused(cts);
+        }
+    }
+
+    /**
+     * Validates a read of part of a row by value: the newest value before {@code cts} must still
+     * show what was read. That value is an adder's computed one not applied yet (adders compute in
+     * CTS order, so the newest computed below {@code cts} includes every earlier add), else the
+     * newest applied version. A writer with a smaller CTS not applied yet, or a newer adder's value
+     * hiding an earlier one's, fails it as a full read would. REQUIRES: t.lock, t COMMITTING at cts.
+     */
+    private void validateByValue(Transaction t, long cts, byte[] key, Predicate<byte[]> stillSeen) throws IOException {
+        PartitionSlot slot = t.slot;
+        Transaction holder = slot.intents.get(key);
+        if (holder != null && holder != t && holder.committedBefore(cts)) {
+            failValidation(t, cts, holder.id, holder.cts, holder + " committed a write to a row it read");
+        }
+        PartitionSlot.Computed computed = slot.computed.get(key);
+        if (computed != null) {
+            if (computed.cts() > cts) {
+                List<Transaction> adders = slot.adders.get(key);
+                if (adders != null) {
+                    for (Transaction a : adders) {
+                        if (a != t && a.committedBefore(cts)) {
+                            failValidation(t, cts, a.id, a.cts, a + " committed an add to a row it read");
+                        }
+                    }
+                }
+            } else if (computed.cts() > t.snapshot && !stillSeen.test(computed.value())) {
+                failValidation(t, cts, 0, computed.cts(), "a row it read was changed at CTS " + computed.cts());
+            } else {
+                return;
+            }
+        }
+        Version v = slot.store.getVersionNewerThan(key, t.snapshot, cts - 1);
+        if (v != null && !stillSeen.test(v.isTombstone() ? null : v.value())) {
+            failValidation(t, cts, 0, v.cts(), "a row it read was changed at CTS " + v.cts());
         }
     }
 

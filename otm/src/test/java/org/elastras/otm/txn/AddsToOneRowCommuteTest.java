@@ -58,8 +58,11 @@ class AddsToOneRowCommuteTest {
         start();
         ProcedureRegistry registry = new ProcedureRegistry(4);
         registry.register("shop", "pay", (txn, args) -> {
-            // Reads another row, adds to the hot one: what a Payment does with W_YTD.
+            // Reads the hot row's name and adds to its ytd: what a Payment does with W_YTD. The
+            // read of part of the row is validated by value, so adders do not fail one another
+            // even under SERIALIZABLE.
             txn.get("district", List.of(1, 1));
+            txn.get("warehouse", List.of(1), List.of("name"));
             txn.add("warehouse", List.of(1), "ytd", 3L);
             return null;
         });
@@ -177,6 +180,46 @@ class AddsToOneRowCommuteTest {
         si.put("district", Arrays.asList(1, 1, 6, "saw ytd 2"));
         si.commit();
         assertEquals(4L, ytd());
+    }
+
+    @Test
+    void aPartialReadFailsOnlyWhenAColumnItReadChanged() throws Exception {
+        start();
+        RowTransaction nameReader = shop.begin(bed.manager, Isolation.SERIALIZABLE, "nameReader");
+        assertEquals(List.of("hot"), nameReader.get("warehouse", List.of(1), List.of("name")));
+        RowTransaction ytdReader = shop.begin(bed.manager, Isolation.SERIALIZABLE, "ytdReader");
+        assertEquals(List.of(0L, "hot"), ytdReader.get("warehouse", List.of(1), List.of("ytd", "name")));
+        RowTransaction adder = shop.begin(bed.manager, Isolation.SERIALIZABLE, "adder");
+        adder.add("warehouse", List.of(1), "ytd", 2L);
+        adder.commit();
+        nameReader.put("district", Arrays.asList(1, 2, 6, "saw the name"));
+        nameReader.commit();
+        ytdReader.put("district", Arrays.asList(1, 3, 7, "saw ytd 0"));
+        assertEquals(Reason.SERIALIZATION_FAILURE, assertThrows(TransactionException.class, ytdReader::commit).reason(),
+                "the column it read was added to");
+
+        RowTransaction again = shop.begin(bed.manager, Isolation.SERIALIZABLE, "again");
+        assertEquals(List.of("hot"), again.get("warehouse", List.of(1), List.of("name")));
+        RowTransaction renamer = shop.begin(bed.manager, Isolation.SERIALIZABLE, "renamer");
+        renamer.put("warehouse", Arrays.asList(1, "cold", 2L));
+        renamer.commit();
+        again.put("district", Arrays.asList(1, 4, 8, "saw hot"));
+        assertEquals(Reason.SERIALIZATION_FAILURE, assertThrows(TransactionException.class, again::commit).reason(),
+                "the name it read changed");
+
+        RowTransaction gone = shop.begin(bed.manager, Isolation.SERIALIZABLE, "gone");
+        assertEquals(List.of("cold"), gone.get("warehouse", List.of(1), List.of("name")));
+        assertEquals(null, gone.get("warehouse", List.of(2), List.of("name")), "no such row");
+        RowTransaction deleter = shop.begin(bed.manager, Isolation.SERIALIZABLE, "deleter");
+        deleter.delete("warehouse", List.of(1));
+        deleter.put("warehouse", Arrays.asList(2, "new", 0L));
+        deleter.commit();
+        gone.put("district", Arrays.asList(1, 5, 9, "saw cold"));
+        assertEquals(Reason.SERIALIZATION_FAILURE, assertThrows(TransactionException.class, gone::commit).reason(),
+                "the row it read was deleted and the one it missed was inserted");
+        assertEquals(Reason.TYPE_MISMATCH, assertThrows(TransactionException.class,
+                () -> shop.begin(bed.manager, Isolation.SERIALIZABLE, "x").get("warehouse", List.of(1), List.of("nope")))
+                .reason());
     }
 
     @Test
