@@ -223,13 +223,12 @@ public final class TpccProcedures implements ProcedureLibrary {
         long date = longValue(args, 2);
         List<Object> delivered = new ArrayList<>(TpccScale.DISTRICTS_PER_WAREHOUSE);
         for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
-            List<List<Object>> oldest = txn.scan(TpccSchema.NEW_ORDER, List.of(w, d), List.of(w, d), 1);
-            if (oldest.isEmpty()) {
+            int orderId = oldestNewOrder(txn, w, d);
+            if (orderId < 0) {
                 // Clause 2.7.4.2: a district with no undelivered order is skipped.
                 delivered.add(0);
                 continue;
             }
-            int orderId = (Integer) oldest.get(0).get(TpccSchema.NO_O_ID);
             txn.delete(TpccSchema.NEW_ORDER, List.of(w, d, orderId));
             List<Object> order = new ArrayList<>(required(txn, TpccSchema.ORDERS, w, d, orderId));
             order.set(TpccSchema.O_CARRIER_ID, carrier);
@@ -250,6 +249,52 @@ public final class TpccProcedures implements ProcedureLibrary {
         }
         return delivered;
     }
+
+    /**
+     * The lowest NO_O_ID of the district's NEW_ORDER rows (clause 2.7.4.2), or -1 if it has none.
+     * Deliveries delete those rows from the low end, so a scan from the district's first key walks
+     * every row delivered since the store last compacted (a deleted row stays as a tombstone over
+     * its version until then): in a run of minutes, thousands per district, which made Delivery
+     * 4 % of the transactions and 16 % of the OTMs' CPU. Orders are delivered in O_ID order and
+     * delivered exactly when O_CARRIER_ID is set (conditions 3.3.2.2-3.3.2.7), so the first
+     * undelivered order is found by searching ORDERS for the first O_ID that is missing or has no
+     * carrier, ~25 point reads of one column; its NEW_ORDER row is then read to confirm it. If that
+     * O_ID has no order, every order is delivered; if it has an undelivered order without a
+     * NEW_ORDER row (a database where the conditions do not hold), the scan decides.
+     */
+    private static int oldestNewOrder(RowTransaction txn, int w, int d) {
+        int delivered = 0; // every O_ID in [1, delivered] is known delivered
+        int probe = 1;
+        while (isDelivered(txn, w, d, probe)) {
+            delivered = probe;
+            probe = probe > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : probe * 2;
+        }
+        int notDelivered = probe; // O_ID probe is missing or undelivered
+        while (notDelivered - delivered > 1) {
+            int middle = delivered + (notDelivered - delivered) / 2;
+            if (isDelivered(txn, w, d, middle)) {
+                delivered = middle;
+            } else {
+                notDelivered = middle;
+            }
+        }
+        int first = delivered + 1;
+        if (txn.get(TpccSchema.NEW_ORDER, List.of(w, d, first)) != null) {
+            return first;
+        }
+        if (txn.get(TpccSchema.ORDERS, List.of(w, d, first), ORDER_CARRIER) == null) {
+            return -1; // every order of the district is delivered
+        }
+        List<List<Object>> oldest = txn.scan(TpccSchema.NEW_ORDER, List.of(w, d), List.of(w, d), 1);
+        return oldest.isEmpty() ? -1 : (Integer) oldest.get(0).get(TpccSchema.NO_O_ID);
+    }
+
+    private static boolean isDelivered(RowTransaction txn, int w, int d, int orderId) {
+        List<Object> carrier = txn.get(TpccSchema.ORDERS, List.of(w, d, orderId), ORDER_CARRIER);
+        return carrier != null && carrier.get(0) != null;
+    }
+
+    private static final List<String> ORDER_CARRIER = List.of("O_CARRIER_ID");
 
     // ---- Clause 2.8: Stock-Level ----
 
