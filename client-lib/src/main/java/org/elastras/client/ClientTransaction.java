@@ -11,6 +11,7 @@ import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.catalog.schema.TableKind;
 import org.elastras.catalog.schema.TableSchema;
 import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.AddRequest;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.BranchOf;
@@ -103,8 +104,25 @@ public final class ClientTransaction implements AutoCloseable {
 
     /** The row of {@code table} with primary key {@code key}, if it exists in this transaction's view. */
     public Optional<Map<String, Object>> get(String table, List<?> key) {
+        return read(table, key, null);
+    }
+
+    /**
+     * Some columns of the row of {@code table} with primary key {@code key}, in the order named, if
+     * the row exists in this transaction's view. Under SERIALIZABLE the commit then fails only if
+     * one of these columns changed after the snapshot, not on a change to the row's other columns
+     * (another transaction's {@link #add} to one, say), where {@link #get(String, List)} fails on any
+     * change. An empty list reads only whether the row exists. A column the table lacks throws
+     * TYPE_MISMATCH and leaves the transaction open.
+     */
+    public Optional<Map<String, Object>> get(String table, List<?> key, List<String> columns) {
+        return read(table, key, List.copyOf(columns));
+    }
+
+    /** A get of the whole row ({@code columns} null) or of some columns. */
+    private Optional<Map<String, Object>> read(String table, List<?> key, List<String> columns) {
         Part part = partFor(table, key);
-        GetResponse r = send("get", part, otm -> otm.get(new GetRequest(part.txnId(), table, List.copyOf(key))));
+        GetResponse r = send("get", part, otm -> otm.get(new GetRequest(part.txnId(), table, List.copyOf(key), columns)));
         return r.found() ? Optional.of(typed(table, r.row())) : Optional.empty();
     }
 
@@ -118,6 +136,23 @@ public final class ClientTransaction implements AutoCloseable {
     public void delete(String table, List<?> key) {
         Part part = partFor(table, key);
         send("delete", part, otm -> otm.delete(new DeleteRequest(part.txnId(), table, List.copyOf(key))));
+    }
+
+    /**
+     * Adds {@code amount} to column {@code column} of the existing row of {@code table} with primary
+     * key {@code key}, without reading it: the sum is made at commit on the newest committed row, so
+     * transactions adding to one row do not conflict with one another, and a SERIALIZABLE
+     * transaction that read only other columns of the row is not failed by it. Reads of the row by
+     * this transaction see the addition. (On a row of another partition, in a branch, the add is a
+     * write made on the snapshot's row, and conflicts like one.) The column must be an INT, BIGINT
+     * or DECIMAL column outside the key, and the amount must fit it as a value put there would (an
+     * integer for INT and BIGINT; at most the column's scale for DECIMAL). A missing row, an
+     * unknown or unsuitable column, or an amount that does not fit throws TYPE_MISMATCH, changes
+     * nothing and leaves the transaction open.
+     */
+    public void add(String table, List<?> key, String column, Number amount) {
+        Part part = partFor(table, key);
+        send("add", part, otm -> otm.add(new AddRequest(part.txnId(), table, List.copyOf(key), column, amount)));
     }
 
     /**

@@ -30,6 +30,8 @@ import org.elastras.client.protocol.ClosePartitionRequest;
 import org.elastras.client.protocol.ClosePartitionResponse;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
+import org.elastras.client.protocol.AddRequest;
+import org.elastras.client.protocol.AddResponse;
 import org.elastras.client.protocol.DeleteRequest;
 import org.elastras.client.protocol.DeleteResponse;
 import org.elastras.client.protocol.FlushPartitionRequest;
@@ -118,6 +120,11 @@ public final class OtmClient implements AutoCloseable {
 
     public DeleteResponse delete(DeleteRequest request) {
         return transport.call(Operation.DELETE, request, DeleteResponse.class);
+    }
+
+    /** A commutative add to a numeric column of a row: see {@link AddRequest}. */
+    public AddResponse add(AddRequest request) {
+        return transport.call(Operation.ADD, request, AddResponse.class);
     }
 
     public ScanResponse scan(ScanRequest request) {

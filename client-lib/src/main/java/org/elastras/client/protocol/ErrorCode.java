@@ -28,7 +28,10 @@ public enum ErrorCode {
     UNKNOWN_TABLE(404, false),
     /** This OTM does not serve the partition (or the transaction's partition); ask the catalog again. */
     NOT_OWNER(421, true),
-    /** A value does not fit its column's type (or a key has the wrong number of values). */
+    /**
+     * A value does not fit its column's type, a key has the wrong number of values, a column is
+     * unknown, or an add has no row to add to or a column it cannot add to.
+     */
     TYPE_MISMATCH(400, false),
     /** A size limit was exceeded: body, key, value, row, write set, scan, open transactions. */
     LIMIT_EXCEEDED(413, false),

@@ -2,9 +2,12 @@ package org.elastras.client.protocol;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.elastras.catalog.schema.Names;
 
 /**
  * The checks the protocol records run in their constructors, so that a decoded request is known to
@@ -37,6 +40,28 @@ final class Fields {
         }
         for (String name : names) {
             requireName(op, field + "[]", name, ProtocolLimits.NAME_LENGTH_MAX);
+        }
+        return List.copyOf(names);
+    }
+
+    /**
+     * Column names to read, or null for all of them: at most {@link ProtocolLimits#ROW_COLUMNS_MAX},
+     * none empty, none twice (ignoring case, as the server compares names).
+     */
+    static List<String> columnNames(String op, String field, List<String> names) {
+        if (names == null) {
+            return null;
+        }
+        if (names.size() > ProtocolLimits.ROW_COLUMNS_MAX) {
+            throw new ElasTrasException(ErrorCode.LIMIT_EXCEEDED, op + ": " + field + " has " + names.size()
+                    + " names; the limit is " + ProtocolLimits.ROW_COLUMNS_MAX + " (leave it out to read the whole row)");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String name : names) {
+            requireName(op, field + "[]", name, ProtocolLimits.NAME_LENGTH_MAX);
+            if (!seen.add(Names.canonical(name))) {
+                throw malformed(op, field + " names " + name + " twice; name each column once");
+            }
         }
         return List.copyOf(names);
     }
@@ -131,6 +156,15 @@ final class Fields {
             }
         }
         return Collections.unmodifiableList(copy);
+    }
+
+    /** One scalar that must be given (not null); {@code what} says what to give ("the number to add"). */
+    static Object requireValue(String op, String field, Object value, String what) {
+        if (value == null) {
+            throw malformed(op, field + " is missing; give " + what);
+        }
+        requireScalar(op, field, value);
+        return value;
     }
 
     private static void requireScalar(String op, String field, Object v) {

@@ -6,7 +6,8 @@ import java.util.Map;
  * The answer to {@link GetRequest}. Immutable.
  *
  * @param found whether the row exists in the transaction's view
- * @param row the row as column name to value, every column present (null for SQL NULL); null when not found
+ * @param row the row as column name to value (null for SQL NULL): every column, or the columns
+ *     {@link GetRequest#columns()} named, in that order; null when not found
  */
 public record GetResponse(boolean found, Map<String, Object> row) {
 

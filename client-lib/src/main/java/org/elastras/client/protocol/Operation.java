@@ -14,6 +14,8 @@ public enum Operation {
     GET("get", GetRequest.class, GetResponse.class),
     PUT("put", PutRequest.class, PutResponse.class),
     DELETE("delete", DeleteRequest.class, DeleteResponse.class),
+    /** A commutative add to a numeric column of a row, summed at commit on the newest row. */
+    ADD("add", AddRequest.class, AddResponse.class),
     SCAN("scan", ScanRequest.class, ScanResponse.class),
     COMMIT("commit", CommitRequest.class, CommitResponse.class),
     ABORT("abort", AbortRequest.class, AbortResponse.class),

@@ -14,6 +14,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -32,6 +33,8 @@ class ProtocolCodecTest {
                 new GetRequest(3, "T", Arrays.asList(1, "a", true)), GetResponse.of(Map.of("A", 1)), GetResponse.notFound(),
                 new PutRequest(3, "T", Map.of("A", 1, "B", "x")), new PutResponse(),
                 new DeleteRequest(3, "T", List.of(1)), new DeleteResponse(),
+                new GetRequest(3, "T", List.of(1), List.of("B", "A")), new GetRequest(3, "T", List.of(1), List.of()),
+                new AddRequest(3, "T", List.of(1), "B", 5), new AddRequest(3, "T", List.of(1), "B", -7), new AddResponse(),
                 new ScanRequest(3, "T", List.of(1), null, 10), new ScanResponse(List.of(Map.of("A", 1)), false),
                 new CommitRequest(3), new CommitResponse(12), new AbortRequest(3), new AbortResponse(),
                 new CallRequest("D", 1, "P", List.of(1, List.of(2, 3)), Isolation.SERIALIZABLE, 0),
@@ -61,6 +64,70 @@ class ProtocolCodecTest {
                 byte[] bytes = codec.encode(r, format);
                 assertEquals(r, codec.decode(bytes, r.getClass(), format, "test"), format + " " + r);
             }
+        }
+    }
+
+    @Test
+    void anAddsAmountArrivesAsTheNumberTypeItsFormatCarries() {
+        AddRequest decimal = new AddRequest(3, "W", List.of(1), "W_YTD", new BigDecimal("12.50"));
+        assertEquals(decimal, codec.decode(codec.encode(decimal, WireFormat.SMILE), AddRequest.class, WireFormat.SMILE, "add"),
+                "Smile carries a BigDecimal exactly, its scale included");
+        assertEquals(12.5, codec.decode(codec.encode(decimal, WireFormat.JSON), AddRequest.class, WireFormat.JSON, "add")
+                .amount(), "JSON carries it as a double, which the server widens to the column's DECIMAL");
+        AddRequest small = new AddRequest(3, "W", List.of(1), "W_ORDERS", 7L);
+        AddRequest large = new AddRequest(3, "W", List.of(1), "W_ORDERS", 1L << 40);
+        for (WireFormat format : WireFormat.values()) {
+            assertEquals(7, codec.decode(codec.encode(small, format), AddRequest.class, format, "add").amount(),
+                    format + ": a long that fits 32 bits arrives as an Integer (the server widens it for a BIGINT)");
+            assertEquals(1L << 40, codec.decode(codec.encode(large, format), AddRequest.class, format, "add").amount(),
+                    format.toString());
+        }
+    }
+
+    @Test
+    void aWholeRowGetHasTheBodyItHadBeforeColumnsExisted() {
+        GetRequest whole = new GetRequest(3, "T", List.of(1));
+        assertNull(whole.columns());
+        String body = new String(codec.encode(whole, WireFormat.JSON), StandardCharsets.UTF_8);
+        assertFalse(body.contains("columns"), "an OTM from before the field refuses unknown fields: " + body);
+        for (String old : List.of("{\"txnId\":3,\"table\":\"T\",\"key\":[1]}",
+                "{\"txnId\":3,\"table\":\"T\",\"key\":[1],\"columns\":null}")) {
+            assertEquals(whole, codec.decodeRequest(Operation.GET, old.getBytes(StandardCharsets.UTF_8), WireFormat.JSON),
+                    "a body without columns reads the whole row: " + old);
+        }
+        GetRequest some = (GetRequest) codec.decodeRequest(Operation.GET,
+                "{\"txnId\":3,\"table\":\"T\",\"key\":[1],\"columns\":[\"B\",\"A\"]}".getBytes(StandardCharsets.UTF_8),
+                WireFormat.JSON);
+        assertEquals(List.of("B", "A"), some.columns(), "in the order named");
+    }
+
+    @Test
+    void badAddsAndColumnListsAreRefusedWithWhatWasWrong() {
+        String key = "\"txnId\":3,\"table\":\"T\",\"key\":[1]";
+        Object[][] cases = {
+            {Operation.ADD, "{" + key + ",\"column\":\"A\"}", ErrorCode.MALFORMED_REQUEST, "amount is missing"},
+            {Operation.ADD, "{" + key + ",\"column\":\"A\",\"amount\":null}", ErrorCode.MALFORMED_REQUEST,
+                    "amount is missing"},
+            {Operation.ADD, "{" + key + ",\"column\":\"A\",\"amount\":[1]}", ErrorCode.MALFORMED_REQUEST,
+                    "amount holds a nested array"},
+            {Operation.ADD, "{" + key + ",\"amount\":1}", ErrorCode.MALFORMED_REQUEST, "column is missing"},
+            {Operation.ADD, "{\"txnId\":3,\"table\":\"T\",\"column\":\"A\",\"amount\":1}",
+                    ErrorCode.MALFORMED_REQUEST, "key is missing"},
+            {Operation.ADD, "{\"txnId\":0,\"table\":\"T\",\"key\":[1],\"column\":\"A\",\"amount\":1}",
+                    ErrorCode.MALFORMED_REQUEST, "txnId is 0"},
+            {Operation.GET, "{" + key + ",\"columns\":[\"A\",\"\"]}", ErrorCode.MALFORMED_REQUEST, "columns[] is missing"},
+            {Operation.GET, "{" + key + ",\"columns\":[\"A\",\"b\",\"a\"]}", ErrorCode.MALFORMED_REQUEST,
+                    "names a twice"},
+            {Operation.GET, "{" + key + ",\"columns\":[" + java.util.stream.IntStream.rangeClosed(0, ProtocolLimits.ROW_COLUMNS_MAX)
+                    .mapToObj(i -> "\"C" + i + "\"").collect(java.util.stream.Collectors.joining(",")) + "]}",
+                    ErrorCode.LIMIT_EXCEEDED, "limit is " + ProtocolLimits.ROW_COLUMNS_MAX},
+        };
+        for (Object[] c : cases) {
+            String body = (String) c[1];
+            ElasTrasException e = assertThrows(ElasTrasException.class, () -> codec.decodeRequest((Operation) c[0],
+                    body.getBytes(StandardCharsets.UTF_8), WireFormat.JSON), body);
+            assertEquals(c[2], e.code(), body + " -> " + e.getMessage());
+            assertTrue(e.getMessage().contains((String) c[3]), body + " -> " + e.getMessage());
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.AddRequest;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CallBatchRequest;
 import org.elastras.client.protocol.CallRequest;
@@ -34,7 +35,8 @@ import org.elastras.client.protocol.StatusRequest;
 public final class OtmEndpoint implements ProtocolEndpoint {
 
     private static final Set<Operation> OPERATIONS = EnumSet.of(Operation.BEGIN, Operation.GET, Operation.PUT,
-            Operation.DELETE, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL, Operation.CALL_BATCH,
+            Operation.DELETE, Operation.ADD, Operation.SCAN, Operation.COMMIT, Operation.ABORT, Operation.CALL,
+            Operation.CALL_BATCH,
             Operation.REGISTER_DATABASE, Operation.OPEN_PARTITION, Operation.CLOSE_PARTITION,
             Operation.FLUSH_PARTITION, Operation.LOAD_GLOBAL_TABLE, Operation.STATUS, Operation.RESOLVE_COMMIT,
             Operation.PREPARE_BRANCH, Operation.VOTE_BRANCH, Operation.DECIDE_BRANCH, Operation.AGGREGATE,
@@ -73,6 +75,7 @@ public final class OtmEndpoint implements ProtocolEndpoint {
             case GET -> service.get((GetRequest) request);
             case PUT -> service.put((PutRequest) request);
             case DELETE -> service.delete((DeleteRequest) request);
+            case ADD -> service.add((AddRequest) request);
             case SCAN -> service.scan((ScanRequest) request);
             case COMMIT -> service.commit((CommitRequest) request);
             case ABORT -> service.abort((AbortRequest) request);

@@ -2,6 +2,8 @@ package org.elastras.otm.http;
 
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.AddRequest;
+import org.elastras.client.protocol.AddResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallBatchRequest;
@@ -84,7 +86,7 @@ public interface OtmService {
      */
     BeginResponse begin(BeginRequest request, String client) throws ElasTrasException;
 
-    /** Reads one row inside a transaction. */
+    /** Reads one row, or some of its columns ({@link GetRequest#columns()}), inside a transaction. */
     GetResponse get(GetRequest request) throws ElasTrasException;
 
     /** Buffers a row write inside a transaction (first updater wins: CONFLICT now if another got there first). */
@@ -92,6 +94,12 @@ public interface OtmService {
 
     /** Buffers a row delete inside a transaction. */
     DeleteResponse delete(DeleteRequest request) throws ElasTrasException;
+
+    /**
+     * Buffers a commutative add to a numeric column of an existing row inside a transaction (see
+     * {@link AddRequest}): adders of one row do not conflict with one another.
+     */
+    AddResponse add(AddRequest request) throws ElasTrasException;
 
     /** Reads a range of rows inside a transaction. */
     ScanResponse scan(ScanRequest request) throws ElasTrasException;

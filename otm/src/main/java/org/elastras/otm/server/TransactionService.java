@@ -10,11 +10,14 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 import org.elastras.catalog.schema.TableSchema;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.AddRequest;
+import org.elastras.client.protocol.AddResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallBatchRequest;
@@ -190,8 +193,15 @@ final class TransactionService implements OtmService {
         return run(() -> {
             RowTransaction txn = attach(request.txnId());
             TableSchema table = table(txn.access(), request.table());
-            List<Object> row = txn.get(table.name(), WireRows.keyValues(table, request.key()));
-            return row == null ? new GetResponse(false, null) : new GetResponse(true, WireRows.rowMap(table, row));
+            List<Object> key = WireRows.keyValues(table, request.key());
+            if (request.columns() == null) {
+                List<Object> row = txn.get(table.name(), key);
+                return row == null ? GetResponse.notFound() : GetResponse.of(WireRows.rowMap(table, row));
+            }
+            // A read of some columns, validated (SERIALIZABLE) on those columns only.
+            List<Column> columns = WireRows.columns(table, request.columns());
+            List<Object> values = txn.get(table.name(), key, columns.stream().map(Column::name).toList());
+            return values == null ? GetResponse.notFound() : GetResponse.of(WireRows.rowMap(columns, values));
         });
     }
 
@@ -214,6 +224,19 @@ final class TransactionService implements OtmService {
             TableSchema table = table(txn.access(), request.table());
             txn.delete(table.name(), WireRows.keyValues(table, request.key()));
             return new DeleteResponse();
+        });
+    }
+
+    @Override
+    public AddResponse add(AddRequest request) {
+        checkServing();
+        return run(() -> {
+            RowTransaction txn = attach(request.txnId());
+            TableSchema table = table(txn.access(), request.table());
+            Column column = WireRows.column(table, request.column());
+            Number amount = WireRows.amount(table, column, request.amount());
+            txn.add(table.name(), WireRows.keyValues(table, request.key()), column.name(), amount);
+            return new AddResponse();
         });
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.TableSchema;
+import org.elastras.catalog.schema.TypeKind;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.WireValues;
@@ -43,12 +44,8 @@ final class WireRows {
 
     static List<Object> convert(TableSchema table, List<Column> columns, List<Object> values) {
         List<Object> out = new ArrayList<>(values.size());
-        try {
-            for (int i = 0; i < values.size(); i++) {
-                out.add(WireValues.toColumnValue("table " + table.name(), columns.get(i), values.get(i)));
-            }
-        } catch (IllegalArgumentException e) {
-            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, e.getMessage());
+        for (int i = 0; i < values.size(); i++) {
+            out.add(value(table, columns.get(i), values.get(i)));
         }
         return out;
     }
@@ -57,25 +54,72 @@ final class WireRows {
         List<Column> columns = table.columns();
         Object[] values = new Object[columns.size()];
         for (Map.Entry<String, Object> e : row.entrySet()) {
-            int index = table.columnIndex(e.getKey());
-            if (index < 0) {
-                throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has no column "
-                        + e.getKey() + "; its columns are " + columns.stream().map(Column::name).toList());
-            }
-            try {
-                values[index] = WireValues.toColumnValue("table " + table.name(), columns.get(index), e.getValue());
-            } catch (IllegalArgumentException ex) {
-                throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, ex.getMessage());
-            }
+            int index = columnIndex(table, e.getKey());
+            values[index] = value(table, columns.get(index), e.getValue());
         }
         return java.util.Arrays.asList(values);
     }
 
-    static Map<String, Object> rowMap(TableSchema table, List<Object> row) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int i = 0; i < table.columns().size(); i++) {
-            out.put(table.columns().get(i).name(), row.get(i));
+    /** The column named {@code name} (ignoring case); TYPE_MISMATCH naming the table's columns if it has none. */
+    static Column column(TableSchema table, String name) {
+        return table.columns().get(columnIndex(table, name));
+    }
+
+    /** The columns named, in that order, as {@link #column} finds each. */
+    static List<Column> columns(TableSchema table, List<String> names) {
+        List<Column> out = new ArrayList<>(names.size());
+        for (String name : names) {
+            out.add(column(table, name));
         }
         return out;
+    }
+
+    /**
+     * An add's amount as the Java value of its column: an add works on INT, BIGINT and DECIMAL
+     * columns, and its amount is converted as a value put there would be. A Smile body carries an
+     * integer as the smallest of {@code Integer}, {@code Long}, {@code BigInteger} that holds it and
+     * a DECIMAL as a {@code BigDecimal}; a JSON body a DECIMAL as a {@code Double} or a numeric
+     * string; {@link WireValues} widens each of them losslessly or refuses it.
+     *
+     * @throws ElasTrasException TYPE_MISMATCH if the column is of another type or the amount does
+     *     not fit it
+     */
+    static Number amount(TableSchema table, Column column, Object amount) {
+        TypeKind kind = column.type().kind();
+        if (kind != TypeKind.INT && kind != TypeKind.BIGINT && kind != TypeKind.DECIMAL) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "column " + column.name() + " of table " + table.name()
+                    + " is " + column.type() + "; add works on INT, BIGINT and DECIMAL columns only");
+        }
+        return (Number) value(table, column, amount);
+    }
+
+    static Map<String, Object> rowMap(TableSchema table, List<Object> row) {
+        return rowMap(table.columns(), row);
+    }
+
+    /** Values of {@code columns} (in that order) as a wire row. */
+    static Map<String, Object> rowMap(List<Column> columns, List<Object> values) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < columns.size(); i++) {
+            out.put(columns.get(i).name(), values.get(i));
+        }
+        return out;
+    }
+
+    private static int columnIndex(TableSchema table, String name) {
+        int index = table.columnIndex(name);
+        if (index < 0) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "table " + table.name() + " has no column "
+                    + name + "; its columns are " + table.columns().stream().map(Column::name).toList());
+        }
+        return index;
+    }
+
+    private static Object value(TableSchema table, Column column, Object wireValue) {
+        try {
+            return WireValues.toColumnValue("table " + table.name(), column, wireValue);
+        } catch (IllegalArgumentException e) {
+            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, e.getMessage());
+        }
     }
 }

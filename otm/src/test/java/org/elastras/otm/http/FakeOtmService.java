@@ -2,6 +2,8 @@ package org.elastras.otm.http;
 
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.AbortResponse;
+import org.elastras.client.protocol.AddRequest;
+import org.elastras.client.protocol.AddResponse;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallBatchRequest;
@@ -117,7 +119,10 @@ final class FakeOtmService implements OtmService {
         return new BeginResponse(nextTxnId.getAndIncrement(), r.afterCts() + 100);
     }
 
-    /** Answers a row echoing the key: {K0: key[0], K1: key[1], ..., TABLE: table, TXN: txnId}. */
+    /**
+     * Answers a row echoing the key: {K0: key[0], K1: key[1], ..., TABLE: table, TXN: txnId}, and
+     * COLUMNS: the columns asked for, as text, when some were.
+     */
     @Override
     public GetResponse get(GetRequest r) {
         received.add(r);
@@ -131,6 +136,9 @@ final class FakeOtmService implements OtmService {
         }
         row.put("TABLE", r.table());
         row.put("TXN", r.txnId());
+        if (r.columns() != null) {
+            row.put("COLUMNS", r.columns().toString());
+        }
         return GetResponse.of(row);
     }
 
@@ -146,6 +154,13 @@ final class FakeOtmService implements OtmService {
         received.add(r);
         script(r.table());
         return new DeleteResponse();
+    }
+
+    @Override
+    public AddResponse add(AddRequest r) {
+        received.add(r);
+        script(r.table());
+        return new AddResponse();
     }
 
     /** Answers {@code limit} rows numbered from 0, with more = true, and the bounds echoed in row 0. */

@@ -5,6 +5,7 @@ import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.AbortRequest;
+import org.elastras.client.protocol.AddRequest;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.BeginResponse;
 import org.elastras.client.protocol.CallRequest;
@@ -100,6 +101,18 @@ class OtmClientRoundTripTest {
         put.put("W_STREET", null);
         client.put(new PutRequest(1, "WAREHOUSE", put));
         client.delete(new DeleteRequest(1, "WAREHOUSE", List.of(1)));
+        service.received.clear();
+        for (Object amount : List.<Object>of(new BigDecimal("12.34"), 5, 1L << 40)) {
+            AddRequest add = new AddRequest(1, "WAREHOUSE", List.of(1), "W_YTD", amount);
+            client.add(add);
+            assertEquals(add, service.received.poll(), "the add and its amount (" + amount.getClass().getSimpleName()
+                    + ") cross the wire exactly");
+        }
+        GetResponse some = client.get(new GetRequest(1, "WAREHOUSE", List.of(1), List.of("W_TAX", "W_NAME")));
+        assertEquals("[W_TAX, W_NAME]", some.row().get("COLUMNS"), "the columns cross the wire in order");
+        assertEquals(new GetRequest(1, "WAREHOUSE", List.of(1), List.of("W_TAX", "W_NAME")), service.received.poll());
+        client.get(new GetRequest(1, "WAREHOUSE", List.of(1)));
+        assertNull(((GetRequest) service.received.poll()).columns(), "a whole-row read stays one");
         ScanResponse scanned = client.scan(new ScanRequest(1, "DISTRICT", List.of(1), List.of(2), 3));
         assertEquals(3, scanned.rows().size());
         assertTrue(scanned.more());
