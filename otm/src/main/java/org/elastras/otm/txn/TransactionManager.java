@@ -1260,7 +1260,10 @@ public final class TransactionManager {
                 Version latest = slot.store.getVersion(key, Long.MAX_VALUE);
                 if (latest == null || latest.value() == null) {
                     failure = "the row it adds to was deleted";
-                } else if (t.validatesReads() && t.readKeys.contains(key) && latest.cts() > t.snapshot) {
+                } else if (t.validatesReads() && t.readKeys.contains(key) && latest.cts() > t.snapshot
+                        && !stillSeenIn(t, key, latest.value())) {
+                    // Validated here, not at commit: the key becomes a write, which validation
+                    // passes by (nobody can commit it while this transaction holds its intent).
                     slot.intents.remove(key, t);
                     abortLocked(t, Reason.SERIALIZATION_FAILURE, "a row it read and adds to was committed again");
                     throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, 0, latest.cts(), t
@@ -1289,6 +1292,12 @@ public final class TransactionManager {
             t.writes.put(key, value);
             t.writeBytes += key.length + value.length;
         }
+    }
+
+    /** Whether t's read of part of {@code key}'s row still holds for {@code value}; false for a full read. */
+    private static boolean stillSeenIn(Transaction t, byte[] key, byte[] value) {
+        Predicate<byte[]> stillSeen = t.readChecks.get(key);
+        return stillSeen != null && stillSeen.test(value);
     }
 
     /**

@@ -57,6 +57,62 @@ class CrossPartitionBranchesTest {
         return m.finishCommit(decision).cts();
     }
 
+    private static java.util.function.UnaryOperator<byte[]> plus(int amount) {
+        return v -> bytes(Integer.toString(Integer.parseInt(string(v)) + amount));
+    }
+
+    @Test
+    void aCoordinatorsAddsBecomeWritesOnTopOfAddsCommittedMeanwhile() throws Exception {
+        TransactionManager m = manager();
+        bed.write(HOME, "ytd", "0");
+        bed.write(OTHER, "b", "100");
+        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", new CommitTag(System.currentTimeMillis(), 8));
+        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", new CommitTag(System.currentTimeMillis(), 8),
+                m.snapshotOf(home), COORDINATOR);
+        // It read the row in part (what it read is unchanged by adds) and adds to it.
+        assertEquals("0", string(m.get(home, bytes("ytd"), newer -> newer != null)));
+        m.add(home, bytes("ytd"), plus(5));
+        m.put(branch, bytes("b"), bytes("95"));
+        // A local adder commits after the coordinator's snapshot; another is still adding.
+        long local = m.begin(HOME, Isolation.SERIALIZABLE, "local");
+        m.add(local, bytes("ytd"), plus(10));
+        m.commit(local);
+        long open = m.begin(HOME, Isolation.SERIALIZABLE, "open");
+        m.add(open, bytes("ytd"), plus(100));
+        Thread finisher = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            m.commit(open);
+        });
+        finisher.start();
+        // The coordinator waits for the open adder, then writes on the newest value.
+        long cts = commitBoth(m, home, branch);
+        assertTrue(m.decideBranch(branch, true, cts));
+        finisher.join();
+        assertEquals("115", bed.read(HOME, "ytd"));
+        assertEquals("95", bed.read(OTHER, "b"));
+        assertEquals(0, m.intentsHeld(HOME));
+
+        // Had it read the whole row, the adds committed since its snapshot would fail it.
+        long whole = m.begin(HOME, Isolation.SERIALIZABLE, "c", new CommitTag(System.currentTimeMillis(), 9));
+        long branch2 = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", new CommitTag(System.currentTimeMillis(), 9),
+                m.snapshotOf(whole), COORDINATOR);
+        assertEquals("115", string(m.get(whole, bytes("ytd"))));
+        m.add(whole, bytes("ytd"), plus(1));
+        m.put(branch2, bytes("b"), bytes("94"));
+        long local2 = m.begin(HOME, Isolation.SERIALIZABLE, "local2");
+        m.add(local2, bytes("ytd"), plus(1));
+        m.commit(local2);
+        TransactionManager.BranchPrepared prepared = m.prepareBranch(branch2);
+        TransactionException e = assertThrows(TransactionException.class,
+                () -> m.prepareCoordinatedCommit(whole, prepared.ctsAbove()));
+        assertEquals(TransactionException.Reason.SERIALIZATION_FAILURE, e.reason());
+        assertEquals("116", bed.read(HOME, "ytd"));
+    }
+
     @Test
     void aTransferCommitsOnBothPartitionsAtOneCtsAndIsInvisibleUntilTheBranchApplies() throws Exception {
         TransactionManager m = manager();
