@@ -95,10 +95,44 @@ class AddsToOneRowCommuteTest {
         assertEquals(3L * committed.get(), ytd());
         assertEquals(0, bed.manager.openTransactions());
         assertEquals(bed.timestamps.last(), bed.snapshots.snapshot(), "no CTS left unreported");
+        assertTheLogHoldsEachSumOnTheOneBefore(committed.get());
 
         bed.crashAndRecover();
         shop = new TableAccess(TestSchemas.SHOP, TestSchemas.shopPartition(P, 0, 10), new GlobalTables(1));
         assertEquals(3L * committed.get(), ytd(), "every acknowledged add survived the crash");
+    }
+
+    /**
+     * The adders' records are in the log in CTS order, each row value its predecessor's plus its
+     * own add: what makes a record lost with the log take every later one with it.
+     */
+    private void assertTheLogHoldsEachSumOnTheOneBefore(int adds) throws Exception {
+        TableAccess.Table warehouse = shop.table("warehouse");
+        byte[] encodedKey = shop.encodeKey(warehouse, List.of(1));
+        byte[] hot = StorageKeys.rowKey(warehouse.id(), encodedKey);
+        long lastCts = 0;
+        long lastYtd = 0;
+        int records = 0;
+        try (org.elastras.storage.util.CloseableIterator<org.elastras.storage.wal.WalEntry> it =
+                org.elastras.storage.wal.WalReader.replay(bed.dfs, "wal/otm-1", org.elastras.storage.wal.WalPosition.START)) {
+            while (it.hasNext()) {
+                var record = it.next().record();
+                for (var m : record.mutations()) {
+                    if (java.util.Arrays.equals(m.key(), hot) && record.cts() > 0) {
+                        long ytd = (Long) warehouse.codec().decode(encodedKey, m.value()).get(2);
+                        if (ytd == 0) {
+                            continue; // the setup's row
+                        }
+                        assertTrue(record.cts() > lastCts, "records in CTS order: " + record.cts() + " after " + lastCts);
+                        assertEquals(lastYtd + 3, ytd, "each logged sum builds on the one logged before it");
+                        lastCts = record.cts();
+                        lastYtd = ytd;
+                        records++;
+                    }
+                }
+            }
+        }
+        assertEquals(adds, records);
     }
 
     @Test
