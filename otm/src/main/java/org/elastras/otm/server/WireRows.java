@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.TableSchema;
-import org.elastras.catalog.schema.TypeKind;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.WireValues;
+import org.elastras.otm.txn.RowTransaction;
+import org.elastras.otm.txn.TransactionException;
 
 /**
  * Rows and keys between the wire (maps of column name to value, values as the protocol carries
@@ -81,15 +82,12 @@ final class WireRows {
      * a DECIMAL as a {@code BigDecimal}; a JSON body a DECIMAL as a {@code Double} or a numeric
      * string; {@link WireValues} widens each of them losslessly or refuses it.
      *
-     * @throws ElasTrasException TYPE_MISMATCH if the column is of another type or the amount does
-     *     not fit it
+     * @throws TransactionException TYPE_MISMATCH if the column is of another type or in the key
+     *     ({@link RowTransaction#requireAddable})
+     * @throws ElasTrasException TYPE_MISMATCH if the amount does not fit the column
      */
     static Number amount(TableSchema table, Column column, Object amount) {
-        TypeKind kind = column.type().kind();
-        if (kind != TypeKind.INT && kind != TypeKind.BIGINT && kind != TypeKind.DECIMAL) {
-            throw new ElasTrasException(ErrorCode.TYPE_MISMATCH, "column " + column.name() + " of table " + table.name()
-                    + " is " + column.type() + "; add works on INT, BIGINT and DECIMAL columns only");
-        }
+        RowTransaction.requireAddable(table, column);
         return (Number) value(table, column, amount);
     }
 

@@ -217,16 +217,7 @@ public final class RowTransaction {
             throw new TransactionException(Reason.TYPE_MISMATCH, false, "table " + t.schema().name() + " has no column "
                     + column + "; nothing was changed");
         }
-        var type = t.schema().columns().get(index).type().kind();
-        if (type != org.elastras.catalog.schema.TypeKind.INT && type != org.elastras.catalog.schema.TypeKind.BIGINT
-                && type != org.elastras.catalog.schema.TypeKind.DECIMAL) {
-            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column + " of table "
-                    + t.schema().name() + " is " + type + "; add works on INT, BIGINT and DECIMAL columns only");
-        }
-        if (t.schema().primaryKey().stream().anyMatch(k -> org.elastras.catalog.schema.Names.same(k, column))) {
-            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column + " is part of the primary"
-                    + " key of table " + t.schema().name() + "; add changes non-key columns only");
-        }
+        requireAddable(t.schema(), t.schema().columns().get(index));
         if (amount == null) {
             throw new TransactionException(Reason.TYPE_MISMATCH, false, "add needs an amount, got null");
         }
@@ -245,7 +236,7 @@ public final class RowTransaction {
             });
             return;
         }
-        sum(t, decodeOrNull(t, key, null), index, amount); // checks the amount's type against the column now
+        sum(t, null, index, amount); // checks the amount's type against the column now
         call(() -> {
             manager.add(id, StorageKeys.rowKey(t.id(), key), value -> {
                 List<Object> next = sum(t, decode(t, key, value), index, amount);
@@ -259,8 +250,23 @@ public final class RowTransaction {
         });
     }
 
-    private static List<Object> decodeOrNull(TableAccess.Table t, byte[] key, byte[] value) {
-        return value == null ? null : t.codec().decode(key, value);
+    /**
+     * Checks that {@link #add} works on {@code column} of {@code table}: an INT, BIGINT or DECIMAL
+     * column outside the primary key.
+     *
+     * @throws TransactionException TYPE_MISMATCH otherwise
+     */
+    public static void requireAddable(org.elastras.catalog.schema.TableSchema table, org.elastras.catalog.schema.Column column) {
+        var type = column.type().kind();
+        if (type != org.elastras.catalog.schema.TypeKind.INT && type != org.elastras.catalog.schema.TypeKind.BIGINT
+                && type != org.elastras.catalog.schema.TypeKind.DECIMAL) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column.name() + " of table "
+                    + table.name() + " is " + column.type() + "; add works on INT, BIGINT and DECIMAL columns only");
+        }
+        if (table.primaryKey().stream().anyMatch(k -> org.elastras.catalog.schema.Names.same(k, column.name()))) {
+            throw new TransactionException(Reason.TYPE_MISMATCH, false, "column " + column.name() + " is part of the"
+                    + " primary key of table " + table.name() + "; add changes non-key columns only");
+        }
     }
 
     /**

@@ -1120,16 +1120,7 @@ public final class TransactionManager {
             long cts;
             slot.commitLock.lock();
             try {
-                requireServingToCommit(t);
-                try {
-                    cts = timestamps.next();
-                } catch (TransactionException e) {
-                    abortLocked(t, e.reason(), "no commit timestamp: " + e.getMessage());
-                    throw new TransactionException(e.reason(), true, t + " aborted: " + e.getMessage(), e);
-                }
-                t.cts = cts;
-                t.state = Transaction.State.COMMITTING;
-                slot.maxCtsSeen = Math.max(slot.maxCtsSeen, cts);
+                cts = takeCts(t);
             } finally {
                 slot.commitLock.unlock();
             }
@@ -1162,17 +1153,7 @@ public final class TransactionManager {
         awaitWriteCapacity(t, 0);
         slot.commitLock.lock();
         try {
-            requireServingToCommit(t);
-            long cts;
-            try {
-                cts = timestamps.next();
-            } catch (TransactionException e) {
-                abortLocked(t, e.reason(), "no commit timestamp: " + e.getMessage());
-                throw new TransactionException(e.reason(), true, t + " aborted: " + e.getMessage(), e);
-            }
-            t.cts = cts;
-            t.state = Transaction.State.COMMITTING;
-            slot.maxCtsSeen = Math.max(slot.maxCtsSeen, cts);
+            long cts = takeCts(t);
             if (t.validatesReads()) {
                 validateReads(t, cts);
             }
@@ -1187,23 +1168,7 @@ public final class TransactionManager {
                     giveUpCts(t, cts);
                     throw storageFailed(t, e);
                 }
-                byte[] value = null;
-                String failure = base == null ? "the row it adds to was deleted" : null;
-                if (base != null) {
-                    try {
-                        value = a.getValue().apply(base.clone());
-                    } catch (RuntimeException e) {
-                        failure = "its add no longer applies to the row (" + e.getMessage() + ")";
-                    }
-                }
-                if (value == null) {
-                    giveUpCts(t, cts);
-                    String why = failure == null ? "its add removed the row" : failure;
-                    abortLocked(t, Reason.CONFLICT, why);
-                    throw new TransactionException(Reason.CONFLICT, true, t + " aborted at commit: " + why
-                            + "; run the transaction again", null);
-                }
-                values.add(new PartitionSlot.Computed(cts, value));
+                values.add(new PartitionSlot.Computed(cts, addedRow(t, base, a.getValue(), () -> giveUpCts(t, cts))));
             }
             int i = 0;
             for (byte[] key : t.adds.keySet()) {
@@ -1254,44 +1219,75 @@ public final class TransactionManager {
                         + " was still adding to a row it adds to after " + ADDERS_WAIT_MS + " ms; run the transaction"
                         + " again", null);
             }
-            byte[] value = null;
-            String failure = null;
+            Version latest;
             try {
-                Version latest = slot.store.getVersion(key, Long.MAX_VALUE);
-                if (latest == null || latest.value() == null) {
-                    failure = "the row it adds to was deleted";
-                } else if (t.validatesReads() && t.readKeys.contains(key) && latest.cts() > t.snapshot
-                        && !stillSeenIn(t, key, latest.value())) {
-                    // Validated here, not at commit: the key becomes a write, which validation
-                    // passes by (nobody can commit it while this transaction holds its intent).
-                    slot.intents.remove(key, t);
-                    abortLocked(t, Reason.SERIALIZATION_FAILURE, "a row it read and adds to was committed again");
-                    throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, 0, latest.cts(), t
-                            + " aborted at commit: a row it read and adds to was committed again at CTS "
-                            + latest.cts() + " (SERIALIZABLE); run the transaction again", null);
-                } else {
-                    value = a.getValue().apply(latest.value().clone());
-                }
+                latest = slot.store.getVersion(key, Long.MAX_VALUE);
             } catch (IOException | UncheckedIOException e) {
                 slot.intents.remove(key, t);
                 throw storageFailed(t, e);
-            } catch (TransactionException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                failure = "its add no longer applies to the row (" + e.getMessage() + ")";
             }
-            if (value == null) {
+            byte[] base = latest == null || latest.isTombstone() ? null : latest.value();
+            if (base != null && t.validatesReads() && t.readKeys.contains(key) && latest.cts() > t.snapshot
+                    && !stillSeenIn(t, key, base)) {
+                // Validated here, not at commit: the key becomes a write, which validation
+                // passes by (nobody can commit it while this transaction holds its intent).
                 slot.intents.remove(key, t);
-                String why = failure == null ? "its add removed the row" : failure;
-                abortLocked(t, Reason.CONFLICT, why);
-                throw new TransactionException(Reason.CONFLICT, true, t + " aborted at commit: " + why
-                        + "; run the transaction again", null);
+                abortLocked(t, Reason.SERIALIZATION_FAILURE, "a row it read and adds to was committed again");
+                throw new TransactionException(Reason.SERIALIZATION_FAILURE, true, 0, latest.cts(), t
+                        + " aborted at commit: a row it read and adds to was committed again at CTS "
+                        + latest.cts() + " (SERIALIZABLE); run the transaction again", null);
             }
+            byte[] value = addedRow(t, base, a.getValue(), () -> slot.intents.remove(key, t));
             t.adds.remove(key);
             slot.removeAdder(key, t);
             t.writes.put(key, value);
             t.writeBytes += key.length + value.length;
         }
+    }
+
+    /**
+     * Takes t's CTS and publishes it COMMITTING; aborts t if its partition stopped serving or no
+     * CTS came. REQUIRES: t.lock and its partition's commit lock.
+     */
+    private long takeCts(Transaction t) {
+        requireServingToCommit(t);
+        long cts;
+        try {
+            cts = timestamps.next();
+        } catch (TransactionException e) {
+            abortLocked(t, e.reason(), "no commit timestamp: " + e.getMessage());
+            throw new TransactionException(e.reason(), true, t + " aborted: " + e.getMessage(), e);
+        }
+        t.cts = cts;
+        t.state = Transaction.State.COMMITTING;
+        t.slot.maxCtsSeen = Math.max(t.slot.maxCtsSeen, cts);
+        return cts;
+    }
+
+    /**
+     * The row value with t's {@code add} made on {@code base} (null: the row is gone). If there is
+     * none (the row was deleted, the add no longer applies to it or removes it), runs
+     * {@code undo} and aborts t with CONFLICT. REQUIRES: t.lock.
+     */
+    private byte[] addedRow(Transaction t, byte[] base, UnaryOperator<byte[]> add, Runnable undo) {
+        String why;
+        if (base == null) {
+            why = "the row it adds to was deleted";
+        } else {
+            try {
+                byte[] value = add.apply(base.clone());
+                if (value != null) {
+                    return value;
+                }
+                why = "its add removed the row";
+            } catch (RuntimeException e) {
+                why = "its add no longer applies to the row (" + e.getMessage() + ")";
+            }
+        }
+        undo.run();
+        abortLocked(t, Reason.CONFLICT, why);
+        throw new TransactionException(Reason.CONFLICT, true, t + " aborted at commit: " + why
+                + "; run the transaction again", null);
     }
 
     /** Whether t's read of part of {@code key}'s row still holds for {@code value}; false for a full read. */
