@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.elastras.otm.txn.TransactionException.Reason;
 import org.junit.jupiter.api.AfterEach;
@@ -68,28 +67,13 @@ class AddsToOneRowCommuteTest {
         });
         ProcedureRunner runner = new ProcedureRunner(bed.manager, registry, 100, 1_000);
         AtomicInteger committed = new AtomicInteger();
-        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < THREADS; i++) {
-            String client = "client-" + i;
-            threads.add(new Thread(() -> {
-                try {
-                    for (int c = 0; c < CALLS_PER_THREAD; c++) {
-                        ProcedureResult r = runner.run(shop, "pay", List.of(), isolation, client);
-                        if (r.outcome() == ProcedureResult.Outcome.COMMITTED) {
-                            committed.incrementAndGet();
-                        }
-                    }
-                } catch (Throwable e) {
-                    failures.add(e);
-                }
-            }));
-        }
-        threads.forEach(Thread::start);
-        for (Thread t : threads) {
-            t.join();
-        }
-        assertTrue(failures.isEmpty(), () -> "a thread failed: " + failures.peek());
+        Throwable failure = TxnTestbed.runClients(THREADS, CALLS_PER_THREAD, (client, c) -> {
+            ProcedureResult r = runner.run(shop, "pay", List.of(), isolation, client);
+            if (r.outcome() == ProcedureResult.Outcome.COMMITTED) {
+                committed.incrementAndGet();
+            }
+        });
+        assertTrue(failure == null, () -> "a thread failed: " + failure);
         assertEquals(THREADS * CALLS_PER_THREAD, committed.get(), "every call committed");
         assertEquals(0, runner.retryCount(), "adders of one row never conflict: " + runner.retriesByCause());
         assertEquals(3L * committed.get(), ytd());

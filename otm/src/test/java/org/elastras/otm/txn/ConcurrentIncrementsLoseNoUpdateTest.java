@@ -3,7 +3,6 @@ package org.elastras.otm.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -42,31 +41,16 @@ class ConcurrentIncrementsLoseNoUpdateTest {
             AtomicInteger committed = new AtomicInteger();
             AtomicInteger exhausted = new AtomicInteger();
             ConcurrentLinkedQueue<Long> valuesSeen = new ConcurrentLinkedQueue<>();
-            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < THREADS; i++) {
-                String client = "client-" + i;
-                threads.add(new Thread(() -> {
-                    try {
-                        for (int c = 0; c < CALLS_PER_THREAD; c++) {
-                            ProcedureResult r = runner.run(shop, "increment", List.of(), isolation, client);
-                            if (r.outcome() == ProcedureResult.Outcome.COMMITTED) {
-                                committed.incrementAndGet();
-                                valuesSeen.add((Long) r.value());
-                            } else {
-                                exhausted.incrementAndGet();
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failures.add(e);
-                    }
-                }));
-            }
-            threads.forEach(Thread::start);
-            for (Thread t : threads) {
-                t.join();
-            }
-            assertTrue(failures.isEmpty(), () -> "a thread failed: " + failures.peek());
+            Throwable failure = TxnTestbed.runClients(THREADS, CALLS_PER_THREAD, (client, c) -> {
+                ProcedureResult r = runner.run(shop, "increment", List.of(), isolation, client);
+                if (r.outcome() == ProcedureResult.Outcome.COMMITTED) {
+                    committed.incrementAndGet();
+                    valuesSeen.add((Long) r.value());
+                } else {
+                    exhausted.incrementAndGet();
+                }
+            });
+            assertTrue(failure == null, () -> "a thread failed: " + failure);
             assertTrue(committed.get() > 0);
             assertEquals(THREADS * CALLS_PER_THREAD, committed.get() + exhausted.get());
             assertEquals(committed.get(), valuesSeen.stream().distinct().count(),

@@ -81,6 +81,37 @@ final class TxnTestbed implements AutoCloseable {
         start(floor, true);
     }
 
+    /** What one client thread does in {@link #runClients}; may throw. */
+    interface ClientCalls {
+        void run(String client, int call) throws Exception;
+    }
+
+    /**
+     * Runs {@code calls} calls on each of {@code clients} threads ("client-0", ...) and waits for
+     * them; returns the first failure of any thread, or null.
+     */
+    static Throwable runClients(int clients, int calls, ClientCalls body) throws InterruptedException {
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            String client = "client-" + i;
+            threads.add(new Thread(() -> {
+                try {
+                    for (int c = 0; c < calls; c++) {
+                        body.run(client, c);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        return failures.peek();
+    }
+
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
