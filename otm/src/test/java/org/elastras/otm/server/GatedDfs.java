@@ -3,6 +3,7 @@ package org.elastras.otm.server;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.elastras.storage.dfs.Dfs;
@@ -14,7 +15,8 @@ import org.elastras.storage.dfs.MemoryDfs;
 /**
  * An in-memory DFS for tests that holds every file creation under one directory (set
  * {@link #gatedPrefix}) until {@link #release()}: a close or flush stuck on the DFS, on cue; and
- * that makes every sync take {@link #syncDelayMs} (a slow disk, on cue). Thread-safe.
+ * that makes every sync take {@link #syncDelayMs} (a slow disk, on cue); it lists what was
+ * created. Thread-safe.
  */
 final class GatedDfs implements Dfs {
 
@@ -23,6 +25,8 @@ final class GatedDfs implements Dfs {
     volatile String gatedPrefix;
     /** How long each sync of a file takes from now on; 0: at once. */
     volatile long syncDelayMs;
+    /** Every path created, in order. */
+    final List<String> created = new CopyOnWriteArrayList<>();
     /** Counted down when a creation first waits. */
     final CountDownLatch blocked = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
@@ -34,6 +38,7 @@ final class GatedDfs implements Dfs {
 
     @Override
     public DfsOutput create(String path) throws IOException {
+        created.add(path);
         String prefix = gatedPrefix;
         if (prefix != null && path.startsWith(prefix)) {
             blocked.countDown();
