@@ -28,7 +28,9 @@ final class MergingIterator implements CloseableIterator<Version> {
     private final List<CloseableIterator<Version>> sources;
     private final PriorityQueue<Head> heap;
     private Version last;
+    private int lastRank = -1;
     private Version next;
+    private int nextRank;
 
     MergingIterator(List<CloseableIterator<Version>> sources) {
         this.sources = List.copyOf(sources);
@@ -59,6 +61,7 @@ final class MergingIterator implements CloseableIterator<Version> {
                 continue;
             }
             next = v;
+            nextRank = h.rank;
         }
         return next != null;
     }
@@ -69,8 +72,17 @@ final class MergingIterator implements CloseableIterator<Version> {
             throw new NoSuchElementException();
         }
         last = next;
+        lastRank = nextRank;
         next = null;
         return last;
+    }
+
+    /**
+     * The position in the source list of the source the version last returned by {@link #next}
+     * came from (the first such source, if several held it), or -1 before the first.
+     */
+    int lastSourceRank() {
+        return lastRank;
     }
 
     @Override

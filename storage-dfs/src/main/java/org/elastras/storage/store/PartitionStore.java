@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -38,7 +39,8 @@ import org.elastras.storage.wal.WalPosition;
  * {@link #finishRecovery} (which records the owner's own WAL in the manifest) before serving.
  * Flushes write the frozen memtable as an SSTable and a new manifest without blocking writers;
  * compaction merges all SSTables into one and drops versions no snapshot at or after the GC
- * horizon can see.
+ * horizon can see. A compaction is due when the SSTables reach a count, or when range scans keep
+ * walking past dead entries in them ({@link DeadEntryCompactionPolicy}).
  *
  * <p>Thread-safe: any number of threads may apply and read at once; flush and compaction may run
  * on other threads at the same time (each serialises with itself).
@@ -48,6 +50,9 @@ public final class PartitionStore implements Closeable {
     private static final Logger LOG = Logger.getLogger(PartitionStore.class.getName());
 
     private enum State { RECOVERING, OPEN, CLOSED }
+
+    /** What made a background compaction due. */
+    private enum CompactionCause { TABLE_COUNT, DEAD_ENTRIES }
 
     private final Dfs dfs;
     private final String directory;
@@ -86,6 +91,23 @@ public final class PartitionStore implements Closeable {
     private final AtomicLong flushCount = new AtomicLong();
     private final AtomicLong compactionCount = new AtomicLong();
     private final AtomicLong versionsDroppedByCompaction = new AtomicLong();
+
+    private final DeadEntryCompactionPolicy deadEntryCompaction;
+    /**
+     * Entries range scans read from SSTables, and of those the dead ones they walked past. Each
+     * scan tallies its own and adds them once as it closes, so no shared line is written per entry.
+     */
+    private final LongAdder scanTableEntriesRead = new LongAdder();
+    private final LongAdder scanDeadEntriesSkipped = new LongAdder();
+    /** The two sums above when the last compaction ended: the dead-entry trigger counts from there. */
+    private volatile long scanTableEntriesReadAtLastCompaction;
+    private volatile long scanDeadEntriesSkippedAtLastCompaction;
+    /**
+     * When ({@link StoreEnvironment#nowMs}) the store opened, last compacted, or scans last made a
+     * compaction due; a scan claims the trigger by moving it, so one burst schedules one compaction.
+     */
+    private final AtomicLong lastCompactionMs;
+    private final AtomicLong compactionsForDeadEntries = new AtomicLong();
     private volatile IOException lastMaintenanceError;
 
     private PartitionStore(Dfs dfs, String directory, StoreOptions options, StoreEnvironment environment,
@@ -98,6 +120,8 @@ public final class PartitionStore implements Closeable {
         this.nextFileNumber = manifest.nextFileNumber();
         this.inheritedReplayPoints = manifest.replayPoints();
         this.view = new StoreView(new MemTable(), List.of(), tables);
+        this.deadEntryCompaction = new DeadEntryCompactionPolicy(options);
+        this.lastCompactionMs = new AtomicLong(environment.nowMs());
     }
 
     /**
@@ -415,23 +439,36 @@ public final class PartitionStore implements Closeable {
             v.release();
             throw e;
         }
-        return new SnapshotIterator(new MergingIterator(sources), v, toKeyExclusive, snapshotCts, limit);
+        return new SnapshotIterator(new MergingIterator(sources), v, v.memtables().size(), toKeyExclusive, snapshotCts, limit);
     }
 
-    /** Filters a merged stream down to what one snapshot sees; releases the view on close. */
-    private static final class SnapshotIterator implements CloseableIterator<Version> {
+    /**
+     * Filters a merged stream down to what one snapshot sees; releases the view on close. Counts
+     * the entries it read from SSTables and the dead ones among them (a tombstone the snapshot
+     * sees, or a version under a newer one it sees in a table too), and hands the counts to the
+     * store on close.
+     */
+    private final class SnapshotIterator implements CloseableIterator<Version> {
         private final MergingIterator merged;
         private final StoreView view;
+        /** Sources at this rank in the merge and above are SSTables; below, memtables. */
+        private final int firstTableRank;
         private final byte[] toKeyExclusive;
         private final long snapshotCts;
         private int remaining;
         private byte[] doneKey;
+        /** Whether the version the snapshot sees of doneKey is in an SSTable (not only a memtable). */
+        private boolean doneKeyInTable;
         private Version next;
         private boolean closed;
+        private long tableEntriesRead;
+        private long deadEntriesSkipped;
 
-        SnapshotIterator(MergingIterator merged, StoreView view, byte[] toKeyExclusive, long snapshotCts, int limit) {
+        SnapshotIterator(MergingIterator merged, StoreView view, int firstTableRank, byte[] toKeyExclusive, long snapshotCts,
+                int limit) {
             this.merged = merged;
             this.view = view;
+            this.firstTableRank = firstTableRank;
             this.toKeyExclusive = toKeyExclusive;
             this.snapshotCts = snapshotCts;
             this.remaining = limit;
@@ -445,12 +482,25 @@ public final class PartitionStore implements Closeable {
                     remaining = 0;
                     break;
                 }
-                if (v.cts() > snapshotCts || (doneKey != null && Version.compareKeys(doneKey, v.key()) == 0)) {
+                boolean fromTable = merged.lastSourceRank() >= firstTableRank;
+                if (fromTable) {
+                    tableEntriesRead++;
+                }
+                if (v.cts() > snapshotCts) {
+                    continue;
+                }
+                if (doneKey != null && Version.compareKeys(doneKey, v.key()) == 0) {
+                    if (fromTable && doneKeyInTable) {
+                        deadEntriesSkipped++; // a compaction of the tables alone can drop it
+                    }
                     continue;
                 }
                 doneKey = v.key();
+                doneKeyInTable = fromTable;
                 if (!v.isTombstone()) {
                     next = v;
+                } else if (fromTable) {
+                    deadEntriesSkipped++;
                 }
             }
             return next != null;
@@ -473,7 +523,35 @@ public final class PartitionStore implements Closeable {
                 closed = true;
                 merged.close();
                 view.release();
+                scanClosed(tableEntriesRead, deadEntriesSkipped);
             }
+        }
+    }
+
+    /**
+     * Adds one closed scan's counts to the store's, and schedules a compaction if the dead entries
+     * scans met in the SSTables since the last one make it due. Called once per scan, after it
+     * released its view; any thread.
+     */
+    private void scanClosed(long tableEntriesRead, long deadEntriesSkipped) {
+        if (tableEntriesRead == 0) {
+            return;
+        }
+        scanTableEntriesRead.add(tableEntriesRead);
+        if (deadEntriesSkipped == 0) {
+            return;
+        }
+        scanDeadEntriesSkipped.add(deadEntriesSkipped);
+        if (state != State.OPEN || maintenancePaused || environment.maintenance() == null || compactionScheduled.get()) {
+            return;
+        }
+        long last = lastCompactionMs.get();
+        long now = environment.nowMs();
+        // The sums are not taken atomically with each other or with the baselines: clamp.
+        long dead = Math.max(0, scanDeadEntriesSkipped.sum() - scanDeadEntriesSkippedAtLastCompaction);
+        long read = Math.max(dead, scanTableEntriesRead.sum() - scanTableEntriesReadAtLastCompaction);
+        if (deadEntryCompaction.compactNow(dead, read, now - last) && lastCompactionMs.compareAndSet(last, now)) {
+            scheduleCompaction(CompactionCause.DEAD_ENTRIES);
         }
     }
 
@@ -588,7 +666,7 @@ public final class PartitionStore implements Closeable {
             installLock.unlock();
         }
         if (view.tables.size() >= options.compactionTablesTrigger()) {
-            scheduleCompaction();
+            scheduleCompaction(CompactionCause.TABLE_COUNT);
         }
     }
 
@@ -658,6 +736,9 @@ public final class PartitionStore implements Closeable {
                 }
                 compactionCount.incrementAndGet();
                 versionsDroppedByCompaction.addAndGet(gc.droppedCount());
+                scanDeadEntriesSkippedAtLastCompaction = scanDeadEntriesSkipped.sum();
+                scanTableEntriesReadAtLastCompaction = scanTableEntriesRead.sum();
+                lastCompactionMs.set(environment.nowMs());
                 return true;
             } finally {
                 input.release();
@@ -796,7 +877,7 @@ public final class PartitionStore implements Closeable {
         });
     }
 
-    private void scheduleCompaction() {
+    private void scheduleCompaction(CompactionCause cause) {
         var executor = environment.maintenance();
         if (executor == null || state != State.OPEN || !compactionScheduled.compareAndSet(false, true)) {
             return;
@@ -804,8 +885,8 @@ public final class PartitionStore implements Closeable {
         executor.execute(() -> {
             compactionScheduled.set(false);
             try {
-                if (state == State.OPEN) {
-                    compact(environment.gcHorizonCts());
+                if (state == State.OPEN && compact(environment.gcHorizonCts()) && cause == CompactionCause.DEAD_ENTRIES) {
+                    compactionsForDeadEntries.incrementAndGet();
                 }
             } catch (IOException e) {
                 lastMaintenanceError = e;
@@ -833,7 +914,8 @@ public final class PartitionStore implements Closeable {
         }
         IOException error = lastMaintenanceError;
         return new StoreStats(memBytes, v.frozen.size(), v.tables.size(), tableBytes, tableEntries, flushCount.get(),
-                compactionCount.get(), versionsDroppedByCompaction.get(), error == null ? null : error.toString());
+                compactionCount.get(), versionsDroppedByCompaction.get(), scanTableEntriesRead.sum(),
+                scanDeadEntriesSkipped.sum(), compactionsForDeadEntries.get(), error == null ? null : error.toString());
     }
 
     /**

@@ -8,8 +8,8 @@ import org.elastras.storage.sstable.BlockCache;
 
 /**
  * What every partition store of one process shares: the block cache, a source of cache ids that
- * are unique among its tables, the executor that runs background flushes and compactions, and
- * the garbage-collection horizon of the transaction manager above.
+ * are unique among its tables, the executor that runs background flushes and compactions, the
+ * garbage-collection horizon of the transaction manager above, and a monotonic clock.
  *
  * <p>Thread-safe. {@code gcHorizonCts} must return a timestamp such that no current or future
  * reader uses an older snapshot, and every version with a CTS at or below it has been applied.
@@ -21,6 +21,7 @@ public final class StoreEnvironment {
     private final Executor maintenance;
     private final LongSupplier gcHorizonCts;
     private final Predicate<byte[]> expired;
+    private final LongSupplier monotonicClockMs;
 
     /**
      * @param maintenance runs background flushes and compactions; null: only explicit calls do
@@ -36,13 +37,23 @@ public final class StoreEnvironment {
      */
     public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts,
             Predicate<byte[]> expired) {
-        if (blockCache == null || gcHorizonCts == null || expired == null) {
-            throw new IllegalArgumentException("block cache, GC horizon and expiry are required");
+        this(blockCache, maintenance, gcHorizonCts, expired, () -> System.nanoTime() / 1_000_000);
+    }
+
+    /**
+     * @param monotonicClockMs a clock that never goes back, in milliseconds from any origin: how
+     *     long ago a store last compacted (tests pass a manual one)
+     */
+    public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts,
+            Predicate<byte[]> expired, LongSupplier monotonicClockMs) {
+        if (blockCache == null || gcHorizonCts == null || expired == null || monotonicClockMs == null) {
+            throw new IllegalArgumentException("block cache, GC horizon, expiry and clock are required");
         }
         this.blockCache = blockCache;
         this.maintenance = maintenance;
         this.gcHorizonCts = gcHorizonCts;
         this.expired = expired;
+        this.monotonicClockMs = monotonicClockMs;
     }
 
     boolean expired(byte[] key) {
@@ -59,6 +70,10 @@ public final class StoreEnvironment {
 
     Executor maintenance() {
         return maintenance;
+    }
+
+    long nowMs() {
+        return monotonicClockMs.getAsLong();
     }
 
     long gcHorizonCts() {

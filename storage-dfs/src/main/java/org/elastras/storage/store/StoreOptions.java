@@ -12,10 +12,20 @@ import org.elastras.storage.util.StorageLimits;
  * @param compactionTablesTrigger number of SSTables at which a compaction is due
  * @param tables how SSTables are written
  * @param limits key and value sizes accepted by {@code apply}
+ * @param deadEntriesCompactionMin dead entries (tombstones and the versions under them) that
+ *     range scans must have skipped in SSTables since the last compaction before they make one
+ *     due; {@code Long.MAX_VALUE} disables this trigger
+ * @param deadEntriesCompactionPercent the share, in percent, of the table entries those scans
+ *     read that must have been dead
+ * @param deadEntriesCompactionIntervalMs time since the last compaction before scans may make
+ *     another due (bounds the rate when a compaction cannot drop what they meet)
+ * @see DeadEntryCompactionPolicy
  */
 public record StoreOptions(long memtableBytesMax, int frozenMemtablesMax, int compactionTablesTrigger,
-        SsTableOptions tables, StorageLimits limits) {
+        SsTableOptions tables, StorageLimits limits,
+        long deadEntriesCompactionMin, int deadEntriesCompactionPercent, long deadEntriesCompactionIntervalMs) {
 
+    /** 10,000 dead entries, half of what scans read, at most one such compaction per 30 s. */
     public static final StoreOptions DEFAULT = new StoreOptions(32L << 20, 2, 6, SsTableOptions.DEFAULT, StorageLimits.DEFAULT);
 
     public StoreOptions {
@@ -31,13 +41,29 @@ public record StoreOptions(long memtableBytesMax, int frozenMemtablesMax, int co
         if (tables == null || limits == null) {
             throw new IllegalArgumentException("tables and limits options are required");
         }
+        DeadEntryCompactionPolicy.checkBounds(deadEntriesCompactionMin, deadEntriesCompactionPercent,
+                deadEntriesCompactionIntervalMs);
+    }
+
+    /** Options with the default compaction on dead entries met by scans. */
+    public StoreOptions(long memtableBytesMax, int frozenMemtablesMax, int compactionTablesTrigger,
+            SsTableOptions tables, StorageLimits limits) {
+        this(memtableBytesMax, frozenMemtablesMax, compactionTablesTrigger, tables, limits, 10_000, 50, 30_000);
     }
 
     public StoreOptions withMemtableBytesMax(long bytes) {
-        return new StoreOptions(bytes, frozenMemtablesMax, compactionTablesTrigger, tables, limits);
+        return new StoreOptions(bytes, frozenMemtablesMax, compactionTablesTrigger, tables, limits,
+                deadEntriesCompactionMin, deadEntriesCompactionPercent, deadEntriesCompactionIntervalMs);
     }
 
     public StoreOptions withCompactionTablesTrigger(int trigger) {
-        return new StoreOptions(memtableBytesMax, frozenMemtablesMax, trigger, tables, limits);
+        return new StoreOptions(memtableBytesMax, frozenMemtablesMax, trigger, tables, limits,
+                deadEntriesCompactionMin, deadEntriesCompactionPercent, deadEntriesCompactionIntervalMs);
+    }
+
+    /** These options with other bounds for the compaction on dead entries met by scans. */
+    public StoreOptions withDeadEntriesCompaction(long deadEntriesMin, int percent, long intervalMs) {
+        return new StoreOptions(memtableBytesMax, frozenMemtablesMax, compactionTablesTrigger, tables, limits,
+                deadEntriesMin, percent, intervalMs);
     }
 }

@@ -9,10 +9,17 @@ package org.elastras.storage.store;
  * @param tableBytes their total size on the DFS
  * @param tableEntries versions in them
  * @param flushes flushes completed since open
- * @param compactions compactions completed since open
+ * @param compactions compactions completed since open, for any cause
  * @param versionsDroppedByCompaction versions garbage-collected since open
+ * @param tableEntriesReadByScans entries range scans read from SSTables since open (counted as
+ *     each scan closes)
+ * @param deadEntriesSkippedByScans of those, the tombstones and the versions hidden under a newer
+ *     one the reader saw, which scans walked past
+ * @param compactionsForDeadEntries compactions completed since open that dead entries met by
+ *     scans made due ({@link DeadEntryCompactionPolicy})
  * @param lastMaintenanceError the last background flush or compaction failure, or null
  */
 public record StoreStats(long memtableBytes, int frozenMemtables, int tables, long tableBytes, long tableEntries,
-        long flushes, long compactions, long versionsDroppedByCompaction, String lastMaintenanceError) {
+        long flushes, long compactions, long versionsDroppedByCompaction, long tableEntriesReadByScans,
+        long deadEntriesSkippedByScans, long compactionsForDeadEntries, String lastMaintenanceError) {
 }
