@@ -23,11 +23,26 @@ public interface Dfs extends Closeable {
     URI uri();
 
     /**
-     * Creates a new file and opens it for appending. Missing parent directories are created.
+     * Creates a new file and opens it for appending. Missing parent directories are created. The
+     * file's name is durable when this returns (its bytes once {@link DfsOutput#sync} returns).
      *
      * @throws java.nio.file.FileAlreadyExistsException if the file exists
      */
     DfsOutput create(String path) throws IOException;
+
+    /**
+     * Creates a new file as {@link #create} does, except that its name need not be durable yet: a
+     * later {@link #rename} into the same directory makes it so, since a rename is durable together
+     * with every name in its target's directory. For files that count only once such a rename
+     * happened: a manifest's temporary file, and the tables the manifest renamed into place after
+     * them names. On a local disk this saves a sync of the directory per file; elsewhere it is
+     * {@link #create}.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists
+     */
+    default DfsOutput createNamedLater(String path) throws IOException {
+        return create(path);
+    }
 
     /**
      * Opens an existing file for positional reads.
@@ -46,7 +61,8 @@ public interface Dfs extends Closeable {
 
     /**
      * Renames a file or directory. Fails if the target exists: a rename never replaces, so that
-     * it stays atomic on every implementation (HDFS cannot atomically replace a file).
+     * it stays atomic on every implementation (HDFS cannot atomically replace a file). Durable
+     * when it returns, together with every other name in the target's directory.
      *
      * @throws java.nio.file.FileAlreadyExistsException if {@code target} exists
      * @throws java.io.FileNotFoundException if {@code source} does not exist

@@ -69,10 +69,22 @@ public final class LocalDfs implements Dfs {
 
     @Override
     public DfsOutput create(String path) throws IOException {
+        return create(path, true);
+    }
+
+    /** The name's durability waits for a rename into its directory, which syncs the directory. */
+    @Override
+    public DfsOutput createNamedLater(String path) throws IOException {
+        return create(path, false);
+    }
+
+    private DfsOutput create(String path, boolean syncName) throws IOException {
         Path file = resolve(path);
         Files.createDirectories(file.getParent());
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        forceDirectory(file.getParent());
+        if (syncName) {
+            forceDirectory(file.getParent());
+        }
         return new LocalOutput(channel);
     }
 

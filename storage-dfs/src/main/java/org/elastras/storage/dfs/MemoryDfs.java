@@ -12,7 +12,7 @@ import java.util.TreeMap;
 
 /**
  * An in-memory {@link Dfs} for unit tests, with two faults a real disk has: {@link #crash()}
- * loses every byte not yet synced, and {@link #failWrites(boolean)} makes writes and syncs fail
+ * loses every byte not yet synced (and every name not yet durable), and {@link #failWrites(boolean)} makes writes and syncs fail
  * as a full disk would.
  *
  * <p>Thread-safe: every operation holds the instance lock (tests only; not built for speed).
@@ -26,6 +26,8 @@ public final class MemoryDfs implements Dfs {
         byte[] data = new byte[256];
         int length;
         int syncedLength;
+        /** False for a file made by {@link #createNamedLater} until a rename into its directory. */
+        boolean nameDurable = true;
     }
 
     @Override
@@ -38,8 +40,13 @@ public final class MemoryDfs implements Dfs {
         this.failWrites = fail;
     }
 
-    /** Simulates a machine crash: every file keeps only the bytes that were synced. */
+    /**
+     * Simulates a machine crash: every file keeps only the bytes that were synced, and a file
+     * created by {@link #createNamedLater} that no rename into its directory made durable since
+     * is gone.
+     */
     public synchronized void crash() {
+        files.values().removeIf(f -> !f.nameDurable);
         for (MemFile f : files.values()) {
             f.length = f.syncedLength;
         }
@@ -64,6 +71,16 @@ public final class MemoryDfs implements Dfs {
 
     @Override
     public synchronized DfsOutput create(String path) throws IOException {
+        return create(path, true);
+    }
+
+    /** Its name is lost by a {@link #crash} until a rename into its directory. */
+    @Override
+    public synchronized DfsOutput createNamedLater(String path) throws IOException {
+        return create(path, false);
+    }
+
+    private DfsOutput create(String path, boolean nameDurable) throws IOException {
         String checked = DfsPaths.check(path);
         if (files.containsKey(checked)) {
             throw new FileAlreadyExistsException(checked);
@@ -72,6 +89,7 @@ public final class MemoryDfs implements Dfs {
             throw new IOException("memory DFS: no space left (injected)");
         }
         MemFile f = new MemFile();
+        f.nameDurable = nameDurable;
         files.put(checked, f);
         return new MemOutput(f);
     }
@@ -140,6 +158,15 @@ public final class MemoryDfs implements Dfs {
             }
         }
         files.putAll(moved);
+        // Durable with every name in the target's directory (as a local disk's directory sync).
+        int slash = to.lastIndexOf('/');
+        String directory = slash < 0 ? "" : to.substring(0, slash + 1);
+        for (var e : files.entrySet()) {
+            if (e.getKey().startsWith(directory) && e.getKey().indexOf('/', directory.length()) < 0) {
+                e.getValue().nameDurable = true;
+            }
+        }
+        moved.values().forEach(f -> f.nameDurable = true);
     }
 
     @Override

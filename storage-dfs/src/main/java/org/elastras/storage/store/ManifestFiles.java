@@ -63,7 +63,9 @@ final class ManifestFiles {
         String name = Manifest.fileName(manifest.sequence());
         String tmp = Dfs.join(directory, name + TMP_SUFFIX);
         dfs.delete(tmp);
-        try (DfsOutput out = dfs.create(tmp)) {
+        // Its name need not be durable: the rename below is, with the directory's every name
+        // (the tables this manifest names, written there before it, included).
+        try (DfsOutput out = dfs.createNamedLater(tmp)) {
             out.write(manifest.encode());
             out.sync();
         }

@@ -784,7 +784,8 @@ public final class PartitionStore implements Closeable {
         String name = Manifest.tableFileName(fileNumber);
         String path = Dfs.join(directory, name);
         try (CloseableIterator<Version> in = versions) {
-            DfsOutput out = dfs.create(path);
+            // Named durably by the manifest's rename into this directory: no table counts before.
+            DfsOutput out = dfs.createNamedLater(path);
             SsTableWriter writer = new SsTableWriter(out, name, options.tables());
             try {
                 while (in.hasNext()) {

@@ -91,6 +91,22 @@ class DfsContractTest {
 
     @ParameterizedTest
     @EnumSource(DfsKind.class)
+    void aFileWhoseNameIsMadeDurableLaterIsAFileLikeAnyOther(DfsKind kind) throws IOException {
+        try (Dfs dfs = kind.open(temp)) {
+            try (DfsOutput out = dfs.createNamedLater("d/table")) {
+                out.write(new byte[] {1, 2, 3});
+                out.sync();
+            }
+            assertThrows(FileAlreadyExistsException.class, () -> dfs.createNamedLater("d/table"));
+            assertEquals(List.of("table"), dfs.list("d"));
+            try (DfsFile in = dfs.open("d/table")) {
+                assertArrayEquals(new byte[] {1, 2, 3}, in.readFully(0, 3));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DfsKind.class)
     void pathsThatEscapeTheRootAreRejected(DfsKind kind) throws IOException {
         try (Dfs dfs = kind.open(temp)) {
             assertThrows(IllegalArgumentException.class, () -> dfs.create("../etc/passwd"));
@@ -138,5 +154,30 @@ class DfsContractTest {
         assertEquals(3, dfs.length("w"));
         dfs.failWrites(true);
         assertThrows(IOException.class, () -> out.write(new byte[] {9}));
+    }
+
+    @Test
+    void memoryDfsCrashLosesANameNotYetMadeDurableByARenameIntoItsDirectory() throws IOException {
+        MemoryDfs dfs = new MemoryDfs();
+        for (String path : List.of("d/table-1", "d/manifest.tmp", "e/elsewhere")) {
+            try (DfsOutput out = dfs.createNamedLater(path)) {
+                out.write(new byte[] {7});
+                out.sync();
+            }
+        }
+        dfs.crash();
+        assertEquals(List.of(), dfs.list("d"), "synced bytes, but no durable name");
+
+        for (String path : List.of("d/table-2", "d/manifest.tmp", "e/elsewhere", "d/sub/deeper")) {
+            try (DfsOutput out = dfs.createNamedLater(path)) {
+                out.write(new byte[] {7});
+                out.sync();
+            }
+        }
+        dfs.rename("d/manifest.tmp", "d/manifest");
+        dfs.crash();
+        assertEquals(List.of("manifest", "table-2"), dfs.list("d"), "the rename made every name in d durable, not d/sub's");
+        assertEquals(1, dfs.length("d/table-2"));
+        assertFalse(dfs.exists("e/elsewhere"), "a rename into d makes no name in e durable");
     }
 }

@@ -104,6 +104,12 @@ public final class FaultInjectingDfs implements Dfs {
     }
 
     @Override
+    public DfsOutput createNamedLater(String path) throws IOException {
+        mutate("create (named later) " + path);
+        return new Output(path, inner.createNamedLater(path));
+    }
+
+    @Override
     public DfsFile open(String path) throws IOException {
         checkNotCrashed("open " + path);
         return inner.open(path);
