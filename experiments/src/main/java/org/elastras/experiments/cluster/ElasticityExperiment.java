@@ -146,6 +146,7 @@ public final class ElasticityExperiment {
                 int t = 0;
                 Histogram interval = null;
                 long lastCommits = 0;
+                long lastMovesFinished = master.movesFinished();
                 for (int phase = 0; phase < 3; phase++) {
                     active.set(schedule[phase]);
                     int length = Integer.parseInt(phases[phase].trim());
@@ -154,10 +155,15 @@ public final class ElasticityExperiment {
                         interval = latency.getIntervalHistogram(interval);
                         long c = commits.get();
                         int otms = (int) master.otms().stream().filter(OtmView::live).count();
+                        // A second "with a move": one ended in it or is under way at its end (a move
+                        // takes a fraction of a second, so sampling only the second's end misses most).
+                        long movesFinished = master.movesFinished();
+                        boolean moving = movesFinished > lastMovesFinished || !master.moves().isEmpty();
                         Second row = new Second(++t, schedule[phase], c - lastCommits,
                                 interval.getValueAtPercentile(50) / 1_000.0, interval.getValueAtPercentile(99) / 1_000.0,
-                                interval.getMaxValue() / 1_000.0, otms, master.movesFinished(), !master.moves().isEmpty());
+                                interval.getMaxValue() / 1_000.0, otms, movesFinished, moving);
                         lastCommits = c;
+                        lastMovesFinished = movesFinished;
                         seconds.add(row);
                         System.out.printf("t=%3ds rate=%4d txn/s=%5d p50=%6.1fms p99=%7.1fms otms=%d moves=%d%s%n",
                                 row.t(), row.rate(), row.commits(), row.p50Ms(), row.p99Ms(), row.otms(),
