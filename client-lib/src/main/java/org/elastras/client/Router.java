@@ -48,6 +48,14 @@ final class Router {
      * cannot make it loop).
      */
     static final int HINTS_FOLLOWED_MAX = 2;
+    /**
+     * Longest pause after a NOT_OWNER or NOT_SERVING: the partition is changing hands, and a move
+     * serves it again within a few hundred ms. With the doubling backoff alone, a request that met
+     * a 250 ms move waited up to twice that (the elasticity experiment's p99 in seconds with a move:
+     * 430-590 ms, BENCHMARKS.md). What it costs is catalog reads, single-flight per client (one per
+     * pause at most). An UNREACHABLE OTM (a failover: seconds) keeps the full backoff.
+     */
+    static final long MOVING_BACKOFF_MAX_MS = 50;
 
     private final PartitionLocator locator;
     private final OtmConnections connections;
@@ -204,6 +212,10 @@ final class Router {
         long delayMs = policy.nextDelayMs(failures.startedNanos, failures.count, clock.nanoTime(), random);
         if (delayMs < 0) {
             throw failures.exhausted(clock.nanoTime(), policy);
+        }
+        if (failures.last != null && (failures.last.code() == ErrorCode.NOT_OWNER
+                || failures.last.code() == ErrorCode.NOT_SERVING)) {
+            delayMs = Math.min(delayMs, MOVING_BACKOFF_MAX_MS);
         }
         try {
             clock.sleepMs(delayMs);

@@ -122,6 +122,35 @@ class RouterRetriesTest {
     }
 
     @Test
+    void aPartitionChangingHandsIsRetriedAtShortPausesAndAnUnreachableOtmAtGrowingOnes() {
+        // This router's backoff doubles from 10 ms to 100 ms: a move's NOT_SERVING pauses at most 50.
+        AtomicInteger attempts = new AtomicInteger();
+        String result = router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> {
+            if (attempts.incrementAndGet() <= 8) {
+                throw new ElasTrasException(attempts.get() % 2 == 0 ? ErrorCode.NOT_OWNER : ErrorCode.NOT_SERVING,
+                        "closing for a move");
+            }
+            return "ok";
+        });
+        assertEquals("ok", result);
+        assertEquals(8, clock.sleeps.size());
+        assertTrue(clock.sleeps.stream().allMatch(ms -> ms <= Router.MOVING_BACKOFF_MAX_MS), "pauses " + clock.sleeps);
+        assertTrue(clock.sleeps.subList(4, 8).stream().allMatch(ms -> ms >= Router.MOVING_BACKOFF_MAX_MS / 2),
+                "still backing off, up to the cap: " + clock.sleeps);
+
+        clock.sleeps.clear();
+        attempts.set(0);
+        router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> {
+            if (attempts.incrementAndGet() <= 8) {
+                throw new ElasTrasException(ErrorCode.UNREACHABLE, "connection refused");
+            }
+            return "ok";
+        });
+        assertTrue(clock.sleeps.stream().mapToLong(Long::longValue).max().getAsLong() > Router.MOVING_BACKOFF_MAX_MS,
+                "an unreachable OTM keeps the full backoff: " + clock.sleeps);
+    }
+
+    @Test
     void aLostAnswerIsReportedOnceForAProcedureAndResentWhenSafe() {
         AtomicInteger sent = new AtomicInteger();
         OutcomeUnknownException e = assertThrows(OutcomeUnknownException.class, () -> router.run("call INC", "SHOP", key,
