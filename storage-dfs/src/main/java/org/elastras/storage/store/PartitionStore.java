@@ -445,7 +445,7 @@ public final class PartitionStore implements Closeable {
     /**
      * Filters a merged stream down to what one snapshot sees; releases the view on close. Counts
      * the entries it read from SSTables and the dead ones among them (a tombstone the snapshot
-     * sees, or a version under a newer one it sees in a table too), and hands the counts to the
+     * sees, or a version under such a tombstone in a table too), and hands the counts to the
      * store on close.
      */
     private final class SnapshotIterator implements CloseableIterator<Version> {
@@ -459,6 +459,13 @@ public final class PartitionStore implements Closeable {
         private byte[] doneKey;
         /** Whether the version the snapshot sees of doneKey is in an SSTable (not only a memtable). */
         private boolean doneKeyInTable;
+        /**
+         * Whether what the snapshot sees of doneKey is a deletion. Only deletions count as dead
+         * entries: the versions an update shadows are the ordinary compaction's (counting them made
+         * an update-heavy partition, TPC-C's CUSTOMER scanned by last name, compact in full every
+         * interval).
+         */
+        private boolean doneKeyDeleted;
         private Version next;
         private boolean closed;
         private long tableEntriesRead;
@@ -490,13 +497,14 @@ public final class PartitionStore implements Closeable {
                     continue;
                 }
                 if (doneKey != null && Version.compareKeys(doneKey, v.key()) == 0) {
-                    if (fromTable && doneKeyInTable) {
-                        deadEntriesSkipped++; // a compaction of the tables alone can drop it
+                    if (fromTable && doneKeyInTable && doneKeyDeleted) {
+                        deadEntriesSkipped++; // under a deletion: a compaction of the tables alone can drop it
                     }
                     continue;
                 }
                 doneKey = v.key();
                 doneKeyInTable = fromTable;
+                doneKeyDeleted = v.isTombstone();
                 if (!v.isTombstone()) {
                     next = v;
                 } else if (fromTable) {

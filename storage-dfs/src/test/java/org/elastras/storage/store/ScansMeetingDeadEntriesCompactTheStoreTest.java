@@ -70,6 +70,40 @@ class ScansMeetingDeadEntriesCompactTheStoreTest {
         assertTrue(run.stats().tableEntriesReadByScans() > run.stats().deadEntriesSkippedByScans());
     }
 
+    @Test
+    void versionsShadowedByUpdatesAreNotDeadEntries() throws IOException {
+        AtomicLong horizonCts = new AtomicLong();
+        AtomicLong clockMs = new AtomicLong();
+        StoreEnvironment env = new StoreEnvironment(new BlockCache(1 << 20), Runnable::run, horizonCts::get, key -> false,
+                clockMs::get);
+        StoreOptions options = StoreOptions.DEFAULT.withCompactionTablesTrigger(TABLES_TRIGGER)
+                .withDeadEntriesCompaction(100, 50, INTERVAL_MS);
+        PartitionStore store = PartitionStore.open(new MemoryDfs(), "updated", options, env);
+        store.finishRecovery(new TestWalCursor("w", WalPosition.START));
+        TreeMap<String, String> live = new TreeMap<>();
+        long[] cts = {0};
+        // Every row rewritten each round, flushed: a scan reads each row's newest version and the
+        // older ones under it in the tables, most of what it reads (as TPC-C's customers by name).
+        for (int round = 0; round < 12; round++) {
+            for (int n = 0; n < 100; n++) {
+                commit(store, cts, live, n, false);
+            }
+            store.flush();
+            horizonCts.set(cts[0]);
+            clockMs.addAndGet(INTERVAL_MS);
+            List<String> rows = new ArrayList<>();
+            try (CloseableIterator<Version> it = store.scan(null, null, cts[0], 1_000)) {
+                it.forEachRemaining(v -> rows.add(new String(v.key(), StandardCharsets.UTF_8)));
+            }
+            assertEquals(List.copyOf(live.keySet()), rows, "round " + round);
+        }
+        StoreStats stats = store.stats();
+        store.close();
+        assertEquals(0, stats.compactions(), "no compaction: the versions are the ordinary compaction's " + stats);
+        assertEquals(0, stats.deadEntriesSkippedByScans(), stats.toString());
+        assertTrue(stats.tableEntriesReadByScans() >= 1_000 * 6, "the scans read the old versions too: " + stats);
+    }
+
     private static int firstScanThatCompacted(QueueRun run) {
         List<Long> compactions = run.compactionsForDeadEntriesAfterScan();
         for (int i = 0; i < compactions.size(); i++) {
