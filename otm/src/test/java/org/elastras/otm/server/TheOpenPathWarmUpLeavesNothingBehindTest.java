@@ -12,19 +12,9 @@ import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
-import org.elastras.otm.txn.GlobalTables;
 import org.elastras.otm.txn.Isolation;
-import org.elastras.otm.txn.LocalTimestampSource;
 import org.elastras.otm.txn.RowTransaction;
-import org.elastras.otm.txn.SnapshotTracker;
-import org.elastras.otm.txn.TransactionLimits;
 import org.elastras.otm.txn.TransactionManager;
-import org.elastras.storage.sstable.BlockCache;
-import org.elastras.storage.store.StoreEnvironment;
-import org.elastras.storage.store.StoreOptions;
-import org.elastras.storage.store.UnappliedCommits;
-import org.elastras.storage.wal.WalOptions;
-import org.elastras.storage.wal.WalWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,26 +32,19 @@ class TheOpenPathWarmUpLeavesNothingBehindTest {
             .build();
 
     private final GatedDfs dfs = new GatedDfs();
-    private WalWriter wal;
+    private StandaloneHost node;
     private TransactionManager transactions;
     private PartitionHost host;
 
     /** A host of OTM "otm-t" on a log of its own, which continues an older log of that id if there is one. */
     private void startHost() throws IOException {
-        wal = WalWriter.open(dfs, PartitionHost.walDirectory("otm-t"), WalOptions.DEFAULT);
-        UnappliedCommits unapplied = new UnappliedCommits("otm-t", wal);
-        SnapshotTracker snapshots = new SnapshotTracker(0, 100_000);
-        LocalTimestampSource timestamps = new LocalTimestampSource(0, snapshots);
-        transactions = new TransactionManager(wal, unapplied, timestamps, snapshots, TransactionLimits.DEFAULT,
-                () -> 0L);
-        host = new PartitionHost("otm-t", dfs, wal, unapplied, StoreOptions.DEFAULT,
-                new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0), transactions, timestamps, snapshots,
-                new GlobalTables(10), 5_000, 10);
+        node = StandaloneHost.start(dfs, "otm-t");
+        transactions = node.transactions();
+        host = node.host();
     }
 
     private void stopHost() throws IOException {
-        host.abandonAll();
-        wal.close();
+        node.stop();
     }
 
     @AfterEach
