@@ -18,6 +18,10 @@ package org.elastras.storage.store;
  */
 final class DeadEntryCompactionPolicy {
 
+    /** Defaults ({@link StoreOptions#DEFAULT}): 10,000 dead entries, half of what scans read, 30 s apart. */
+    static final long DEAD_ENTRIES_MIN_DEFAULT = 10_000;
+    static final int DEAD_ENTRIES_PERCENT_DEFAULT = 50;
+    static final long INTERVAL_MS_DEFAULT = 30_000;
     static final int PERCENT_MAX = 100;
     /** The longest interval accepted: a day; a larger threshold disables the trigger instead. */
     static final long INTERVAL_MS_MAX = 24L * 60 * 60 * 1000;
@@ -58,8 +62,8 @@ final class DeadEntryCompactionPolicy {
     }
 
     /**
-     * @param deadEntriesSkipped dead entries (tombstones, and versions hidden under a newer version
-     *     the reader sees) that scans skipped in SSTables since the last compaction
+     * @param deadEntriesSkipped dead entries (tombstones the reader sees, and versions under them)
+     *     that scans skipped in SSTables since the last compaction
      * @param tableEntriesRead entries scans read from SSTables since the last compaction, dead or not
      * @param msSinceLastCompaction time since the last compaction (or the store opened)
      * @return whether a compaction is due now

@@ -48,7 +48,9 @@ public record StoreOptions(long memtableBytesMax, int frozenMemtablesMax, int co
     /** Options with the default compaction on dead entries met by scans. */
     public StoreOptions(long memtableBytesMax, int frozenMemtablesMax, int compactionTablesTrigger,
             SsTableOptions tables, StorageLimits limits) {
-        this(memtableBytesMax, frozenMemtablesMax, compactionTablesTrigger, tables, limits, 10_000, 50, 30_000);
+        this(memtableBytesMax, frozenMemtablesMax, compactionTablesTrigger, tables, limits,
+                DeadEntryCompactionPolicy.DEAD_ENTRIES_MIN_DEFAULT, DeadEntryCompactionPolicy.DEAD_ENTRIES_PERCENT_DEFAULT,
+                DeadEntryCompactionPolicy.INTERVAL_MS_DEFAULT);
     }
 
     public StoreOptions withMemtableBytesMax(long bytes) {

@@ -13,8 +13,8 @@ package org.elastras.storage.store;
  * @param versionsDroppedByCompaction versions garbage-collected since open
  * @param tableEntriesReadByScans entries range scans read from SSTables since open (counted as
  *     each scan closes)
- * @param deadEntriesSkippedByScans of those, the tombstones and the versions hidden under a newer
- *     one the reader saw, which scans walked past
+ * @param deadEntriesSkippedByScans of those, the tombstones the reader saw and the versions under
+ *     them, which scans walked past (not the versions an update shadows)
  * @param compactionsForDeadEntries compactions completed since open that dead entries met by
  *     scans made due ({@link DeadEntryCompactionPolicy})
  * @param lastMaintenanceError the last background flush or compaction failure, or null
