@@ -40,7 +40,8 @@ class ProtocolCodecTest {
                 new CallRequest("D", 1, "P", List.of(1, List.of(2, 3)), Isolation.SERIALIZABLE, 0),
                 new CallResponse(List.of("r", 1), 4, 1),
                 new OpenPartitionRequest("D", 1, null, List.of(5)), new OpenPartitionResponse(),
-                new ClosePartitionRequest(1), new ClosePartitionResponse(),
+                new ClosePartitionRequest(1), new ClosePartitionResponse(new CloseReport(120, 1_700_000_000_000L, 31)),
+                new ClosePartitionResponse((CloseReport) null),
                 new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000)),
                 new ClosePartitionResponse(new LiveMoveReport(120, 8, 1_700_000_000_000L, 40, 90, 3, false, "grace 1 ms")),
                 new ClosePartitionRequest(1, new MoveDestination("otm-2", "127.0.0.1", 4000), new CatalogHandOver(

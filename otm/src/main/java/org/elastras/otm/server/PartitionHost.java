@@ -29,6 +29,7 @@ import org.elastras.catalog.schema.PartitioningKind;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.CatalogHandOver;
 import org.elastras.client.protocol.ClosePartitionResponse;
+import org.elastras.client.protocol.CloseReport;
 import org.elastras.client.protocol.DropIncomingRequest;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
@@ -81,13 +82,16 @@ final class PartitionHost {
 
     private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
     /**
-     * Smallest memtable a close flushes while the partition still serves. A flush costs about five
-     * syncs (the table, its directory, the manifest written and renamed) whatever its size, and
-     * the close flushes again after it stops admitting; below this size writing the table costs
-     * less than those syncs, so the first flush would only lengthen the move. Above it, the table
-     * is written while clients are still served.
+     * Smallest memtable a close flushes while the partition still serves, so that the flush after
+     * it stops admitting writes only what came in meanwhile. The syncs of a flush are cheap here
+     * (under a millisecond on an idle disk); what costs is writing the table, in proportion to its
+     * bytes and far more on a busy OTM, the one a balancer moves partitions away from: a 115 KB
+     * final flush took 80-160 ms at 450 txn/s on two cores, 5-7 ms for 1-4 KB (BENCHMARKS.md,
+     * issue 8, session 14). Below this size a second table is not worth it.
      */
-    static final long PRE_FLUSH_BYTES_MIN = 1 << 20;
+    static final long PRE_FLUSH_BYTES_MIN = 16 << 10;
+    /** Flushes while serving at most this many times: a partition written faster than it flushes still closes. */
+    static final int PRE_FLUSH_ROUNDS_MAX = 3;
     /** The scratch database of the open path's warm-up: registered only while it runs, before the lease. */
     static final String WARMUP_DATABASE = "ELASTRAS_WARMUP";
     /** Its one partition's id: no catalog allocates it (ids count up from the catalog's own). */
@@ -471,12 +475,15 @@ final class PartitionHost {
     /**
      * Stops serving a partition: drains its commits, flushes, leaves a manifest needing no log. A
      * memtable of at least {@link #PRE_FLUSH_BYTES_MIN} is flushed first while the partition still
-     * serves, so that only what came in meanwhile is flushed while it serves nobody.
+     * serves (again if as much came in meanwhile, up to {@link #PRE_FLUSH_ROUNDS_MAX} times), so
+     * that only what came in meanwhile is flushed while it serves nobody.
+     *
+     * @return when it stopped admitting and where the time went
      */
-    void close(long partitionId) throws IOException, InterruptedException {
+    CloseReport close(long partitionId) throws IOException, InterruptedException {
         hostLock.readLock().lock();
         try {
-            closeLocked(partitionId, true);
+            return closeLocked(partitionId, true);
         } finally {
             hostLock.readLock().unlock();
         }
@@ -487,18 +494,24 @@ final class PartitionHost {
      *     warm-up's scratch partition never does: before the lease, an old log of this OTM's id
      *     may still be waiting for the master to recover it)
      */
-    private void closeLocked(long partitionId, boolean deleteSegments) throws IOException, InterruptedException {
+    private CloseReport closeLocked(long partitionId, boolean deleteSegments) throws IOException, InterruptedException {
         synchronized (lifecycle(partitionId)) {
             Served s = served.get(partitionId);
             if (s == null) {
                 throw notServed(partitionId);
             }
             long preFlushStarted = System.nanoTime();
-            long memtableBytes = s.store().stats().memtableBytes();
-            if (memtableBytes >= PRE_FLUSH_BYTES_MIN) {
-                s.store().flush();
+            long firstMemtableBytes = s.store().stats().memtableBytes();
+            long memtableBytes = firstMemtableBytes;
+            int preFlushes = 0;
+            while (memtableBytes >= PRE_FLUSH_BYTES_MIN && preFlushes < PRE_FLUSH_ROUNDS_MAX && s.store().flush()) {
+                preFlushes++;
+                memtableBytes = s.store().stats().memtableBytes();
             }
+            long finalBytes = memtableBytes;
+            int rounds = preFlushes;
             long started = System.nanoTime();
+            long stoppedAtEpochMs = System.currentTimeMillis();
             transactions.removePartition(partitionId, drainTimeoutMs);
             served.remove(partitionId);
             long drained = System.nanoTime();
@@ -510,11 +523,12 @@ final class PartitionHost {
             }
             long done = System.nanoTime();
             LOG.info(() -> "closed partition " + partitionId + " in " + (done - preFlushStarted) / 1_000_000
-                    + " ms: memtable " + memtableBytes + " bytes, flushed while serving in "
-                    + (started - preFlushStarted) / 1_000_000
-                    + " ms, then served nobody for " + (done - started) / 1_000_000 + " ms (drain "
+                    + " ms: memtable " + firstMemtableBytes + " bytes, flushed while serving in "
+                    + (started - preFlushStarted) / 1_000_000 + " ms (" + rounds + " flushes, " + finalBytes
+                    + " bytes left), then served nobody for " + (done - started) / 1_000_000 + " ms (drain "
                     + (drained - started) / 1_000_000 + " ms, flush and manifest " + (flushed - drained) / 1_000_000
                     + " ms, log segments " + (done - flushed) / 1_000_000 + " ms)");
+            return new CloseReport((started - preFlushStarted) / 1_000_000, stoppedAtEpochMs, (done - started) / 1_000_000);
         }
     }
 

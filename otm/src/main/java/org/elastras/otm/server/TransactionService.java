@@ -40,6 +40,7 @@ import org.elastras.client.protocol.ReceivePartitionResponse;
 import org.elastras.client.protocol.ShipVersionsRequest;
 import org.elastras.client.protocol.ShipVersionsResponse;
 import org.elastras.client.protocol.ClosePartitionResponse;
+import org.elastras.client.protocol.CloseReport;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
@@ -645,8 +646,9 @@ final class TransactionService implements OtmService {
         if (request.liveTo() != null) {
             return moveOut(request.partitionId(), request.liveTo(), request.handOver());
         }
+        CloseReport closed;
         try {
-            partitions.close(request.partitionId());
+            closed = partitions.close(request.partitionId());
         } catch (IOException e) {
             throw new ElasTrasException(ErrorCode.INTERNAL, "closing partition " + request.partitionId()
                     + " failed: " + e.getMessage(), e);
@@ -657,7 +659,7 @@ final class TransactionService implements OtmService {
             throw new ElasTrasException(ErrorCode.OVERLOADED, "partition " + request.partitionId()
                     + " could not be drained: " + e.getMessage());
         }
-        return new ClosePartitionResponse();
+        return new ClosePartitionResponse(closed);
     }
 
     private ClosePartitionResponse moveOut(long partitionId, MoveDestination to, CatalogHandOver handOver) {

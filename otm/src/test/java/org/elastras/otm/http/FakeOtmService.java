@@ -21,6 +21,7 @@ import org.elastras.client.protocol.ReceivePartitionResponse;
 import org.elastras.client.protocol.ShipVersionsRequest;
 import org.elastras.client.protocol.ShipVersionsResponse;
 import org.elastras.client.protocol.ClosePartitionResponse;
+import org.elastras.client.protocol.CloseReport;
 import org.elastras.client.protocol.CommitRequest;
 import org.elastras.client.protocol.CommitResponse;
 import org.elastras.client.protocol.DeleteRequest;
@@ -298,7 +299,7 @@ final class FakeOtmService implements OtmService {
     @Override
     public ClosePartitionResponse closePartition(ClosePartitionRequest r) {
         received.add(r);
-        return new ClosePartitionResponse();
+        return new ClosePartitionResponse(new CloseReport(0, System.currentTimeMillis(), 0));
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
+import org.elastras.client.protocol.CloseReport;
 import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.otm.txn.Isolation;
@@ -118,9 +120,10 @@ class ClosingAPartitionHoldsUpNothingElseTest {
         }
 
         dfs.gatedPrefix = PartitionHost.partitionDirectory("DOCS", 4) + "/";
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> {
+        long closeCalledAt = System.currentTimeMillis();
+        CompletableFuture<CloseReport> closing = CompletableFuture.supplyAsync(() -> {
             try {
-                host.close(4);
+                return host.close(4);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -132,9 +135,17 @@ class ClosingAPartitionHoldsUpNothingElseTest {
         during.commit();
         assertFalse(closing.isDone());
 
+        Thread.sleep(50);
+        long releasedAt = System.currentTimeMillis();
         dfs.release();
-        closing.get(20, TimeUnit.SECONDS);
+        CloseReport report = closing.get(20, TimeUnit.SECONDS);
+        long closedAt = System.currentTimeMillis();
         assertEquals(ErrorCode.NOT_OWNER, assertThrows(ElasTrasException.class, () -> host.served(4)).code());
+        assertTrue(report.stoppedAtEpochMs() >= releasedAt && report.stoppedAtEpochMs() <= closedAt,
+                "it stopped admitting only after the flush held by the DFS: " + report + ", released at " + releasedAt);
+        assertTrue(report.flushedWhileServingMs() >= 50 && report.flushedWhileServingMs() <= closedAt - closeCalledAt,
+                "the held flush is counted as made while serving: " + report);
+        assertTrue(report.servedNobodyMs() >= 0 && report.servedNobodyMs() <= closedAt - report.stoppedAtEpochMs(), report.toString());
         host.open("DOCS", 4, null, null);
         RowTransaction after = host.served(4).access().begin(transactions, Isolation.SNAPSHOT, "test");
         assertEquals(text, after.get("PAGES", List.of(0L)).get(1));

@@ -1610,6 +1610,9 @@ public final class Master implements AutoCloseable {
                 if (answer != null && answer.live() != null) {
                     phases.copiedLive(answer.live());
                 }
+                if (answer != null && answer.closed() != null) {
+                    phases.closedCoordinated(answer.closed());
+                }
             }
             CatalogStore.HandOver h = handOver == null ? null : handOvers.remove(r.partitionId());
             HandOverOutcome outcome = answer == null ? null : answer.handOver();

@@ -1,5 +1,6 @@
 package org.elastras.master.cluster;
 
+import org.elastras.client.protocol.CloseReport;
 import org.elastras.client.protocol.LiveMoveReport;
 
 /**
@@ -17,6 +18,8 @@ final class MovePhases {
     private volatile long catalogWriteMs = -1;
     private volatile long registerMs = -1;
     private volatile long openMs = -1;
+    /** A coordinated close's figures from the origin; null for a live move or an origin that did not report. */
+    private volatile CloseReport closeReport;
     /** A live move's figures from the origin; null for a coordinated move. */
     private volatile LiveMoveReport live;
     /** When the destination recorded itself at the hand-over and served: its figures; else -1 / 0. */
@@ -37,6 +40,11 @@ final class MovePhases {
         closeMs = ms;
     }
 
+    /** The origin's account of a coordinated close: when it stopped admitting, after flushing while it served. */
+    void closedCoordinated(CloseReport report) {
+        closeReport = report;
+    }
+
     /** The origin's account of a live move (its close was the copy and the hand-over). */
     void copiedLive(LiveMoveReport report) {
         live = report;
@@ -53,16 +61,20 @@ final class MovePhases {
      * How long the partition served nowhere. A live move: from the origin's pause (its wall clock)
      * to when the destination's confirmation that it serves reached whoever opened it: the origin
      * (its clock), or this master ({@code finishedAtEpochMs}, its clock). A coordinated move: from
-     * the master sending the close to the destination's answer that it serves (the master's own
-     * work between the phases included; its bookkeeping after the open not). -1 if not known (a
-     * phase did not run). On one machine both clocks are one.
+     * the origin's stop of admissions (its clock; until then it flushed while it still served;
+     * the master sending the close if it did not say, or said a time before that) to the
+     * destination's answer that it serves (the master's own work between the phases included; its
+     * bookkeeping after the open not). -1 if not known (a phase did not run). On one machine both
+     * clocks are one.
      */
     long unavailableMs(long finishedAtEpochMs) {
         LiveMoveReport r = live;
         if (r == null) {
+            CloseReport c = closeReport;
             long sent = closeSentAtEpochMs;
+            long from = c == null ? sent : Math.max(sent, c.stoppedAtEpochMs());
             long serving = servingAtEpochMs;
-            return sent > 0 && serving > 0 ? Math.max(0, serving - sent) : -1;
+            return sent > 0 && serving > 0 ? Math.max(0, serving - from) : -1;
         }
         long serving = handOverServingAtEpochMs > 0 ? handOverServingAtEpochMs : finishedAtEpochMs;
         return Math.max(0, serving - r.pausedAtEpochMs());
@@ -74,6 +86,11 @@ final class MovePhases {
         this.registerMs = registerMs;
         this.openMs = openMs;
         this.servingAtEpochMs = atEpochMs;
+    }
+
+    private static String describe(CloseReport c) {
+        return c == null ? "" : " (flushed while serving " + c.flushedWhileServingMs() + " ms, then served nobody "
+                + c.servedNobodyMs() + " ms)";
     }
 
     /** Whether this is a live move (the origin reported its copy and pause). */
@@ -89,9 +106,10 @@ final class MovePhases {
     /** For logs: {@code close 120 ms, catalog write 20 ms, register 0 ms, open 31 ms}. */
     String describe() {
         LiveMoveReport r = live;
-        String close = r == null ? "close " + closeMs + " ms" : "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
+        String close = r != null ? "live copy " + r.copyMs() + " ms (" + r.commitsShipped()
                 + " commits shipped in " + r.batches() + " batches" + (r.forced() ? ", FORCED: not caught up in time" : "")
-                + "), origin paused " + r.pausedMs() + " ms (" + r.pausePhases() + "), close round trip " + closeMs + " ms";
+                + "), origin paused " + r.pausedMs() + " ms (" + r.pausePhases() + "), close round trip " + closeMs + " ms"
+                : "close " + closeMs + " ms" + describe(closeReport);
         if (handOverServingAtEpochMs > 0) {
             return close + ", recorded by the destination in " + handOverRecordMs + " ms, serving there " + handOverServeMs
                     + " ms later";

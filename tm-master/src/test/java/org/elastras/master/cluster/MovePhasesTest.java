@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.elastras.client.protocol.CloseReport;
 import org.elastras.client.protocol.LiveMoveReport;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,27 @@ class MovePhasesTest {
         assertFalse(p.live());
         assertEquals(120, p.measuredMs());
         assertTrue(p.describe().startsWith("close 60 ms, catalog write 20 ms"), p.describe());
+    }
+
+    @Test
+    void aCoordinatedMoveIsUnavailableFromTheOriginsStopOfAdmissionsAfterItsFlushWhileServing() {
+        MovePhases p = new MovePhases();
+        p.closeSent(1_000);
+        p.closed(160);
+        p.closedCoordinated(new CloseReport(120, 1_125, 30));
+        p.opened(20, 0, 40, 1_230);
+        assertEquals(105, p.unavailableMs(9_000), "served until 1,125 while it flushed: unavailable from there");
+        assertTrue(p.describe().startsWith("close 160 ms (flushed while serving 120 ms, then served nobody 30 ms), catalog write 20 ms"),
+                p.describe());
+    }
+
+    @Test
+    void anOriginsStopTimeBeforeTheCloseWasSentIsNotBelieved() {
+        MovePhases p = new MovePhases();
+        p.closeSent(1_000);
+        p.closedCoordinated(new CloseReport(0, 900, 30));
+        p.opened(20, 0, 40, 1_230);
+        assertEquals(230, p.unavailableMs(9_000), "a clock behind the master's cannot stretch the window before the close");
     }
 
     @Test
