@@ -11,25 +11,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
-import org.elastras.catalog.schema.ColumnType;
-import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.client.ElasTrasClient;
-import org.elastras.client.OutcomeUnknownException;
 import org.elastras.experiments.LinePlot;
 import org.elastras.experiments.ResultFiles;
+import org.elastras.experiments.tpcc.ElasticTpccLoad;
 import org.elastras.master.balance.BalanceConfig;
 import org.elastras.master.balance.LoadWindowConfig;
 import org.elastras.master.balance.ThresholdPolicyConfig;
@@ -46,32 +37,33 @@ import org.elastras.master.local.LocalProvisioner;
  * own, adds OTMs (through a {@link LocalProvisioner}: real OTM processes), moves partitions to
  * them, and later drains and removes OTMs. The master runs in this JVM (so the provisioner that
  * owns the OTM processes outlives nothing it should not); the clients are {@link ElasTrasClient}s
- * running read-modify-write transactions on random accounts.
+ * running the load: by default read-modify-write transactions on random accounts ({@link
+ * AccountsLoad}: at the end every account must hold exactly its acknowledged increments), or
+ * TPC-C with the spec's remote warehouses ({@code --workload tpcc}, {@link ElasticTpccLoad}: at
+ * the end every consistency condition must hold), both paced at the phase's offered rate.
  *
- * <p>Per second: active client threads, committed transactions, latency p50/p99/max, live OTMs,
- * moves finished. Per move: the master's time from close to serving at the destination. At the
- * end every account must hold exactly its acknowledged increments (outcome-unknown ones aside).
- * Writes {@code elasticity.csv}, {@code elasticity.json} and {@code elasticity.png}.
- *
- * <p>The load is paced (open loop): {@value #WORKERS} client threads share a schedule of
- * transaction start times at the phase's rate, so the offered load does not depend on latency.
- * Phases: low rate, high rate, low rate.
+ * <p>Per second: committed transactions, latency p50/p99 (and max for the accounts), live OTMs,
+ * moves finished. Per move: the master's time from close to serving at the destination, and how
+ * long the partition served nowhere. Writes {@code elasticity.csv}, {@code elasticity.json} and
+ * {@code elasticity.png}. Phases: low rate, high rate, low rate.
  *
  * <p>Arguments (all optional): {@code --out DIR --partitions N --rates LOW,HIGH --phases S1,S2,S3
- * --upper RPS --lower RPS --otms-max N}.
+ * --upper RPS --lower RPS --otms-max N --coordinated true|false --workload accounts|tpcc
+ * --warehouses W --terminals-per-warehouse T} ({@code --partitions} for the accounts, one
+ * partition per warehouse for TPC-C).
  */
 public final class ElasticityExperiment {
 
     private static final Pattern MOVE_MS = Pattern.compile(" in (\\d+) ms");
     /**
      * A move's unavailability in its MOVE_FINISHED message: a live move's from the origin's pause, a
-     * coordinated move's from the close sent to the destination serving (without it, as from
-     * masters before session 11, the move's whole time).
+     * coordinated move's from the origin's stop of admissions (from the close sent, with masters
+     * before session 14) to the destination serving (without it, as from masters before session
+     * 11, the move's whole time).
      */
     static final Pattern UNAVAILABLE_MS = Pattern.compile("\\((?:live, )?unavailable (\\d+) ms: ");
-    private static final int ACCOUNTS_PER_PARTITION = 64;
-    private static final int ACCOUNT_SPAN = 1_000;
-    private static final int WORKERS = 24;
+    /** TPC-C: seconds at the low rate after the bulk load, before the balancer may add OTMs and the phases begin. */
+    private static final int TPCC_SETTLE_SECONDS = 12;
 
     private record Second(int t, int rate, long commits, double p50Ms, double p99Ms, double maxMs, int otms,
             long movesFinished, boolean moving) {
@@ -93,6 +85,13 @@ public final class ElasticityExperiment {
         int otmsMax = Integer.parseInt(o.getOrDefault("otms-max", "3"));
         // Live moves are the master's default; --coordinated makes every move a coordinated one.
         boolean coordinated = Boolean.parseBoolean(o.getOrDefault("coordinated", "false"));
+        String workload = o.getOrDefault("workload", "accounts");
+        if (!workload.equals("accounts") && !workload.equals("tpcc")) {
+            throw new IllegalArgumentException("--workload is accounts or tpcc, got " + workload);
+        }
+        boolean tpcc = workload.equals("tpcc");
+        int warehouses = Integer.parseInt(o.getOrDefault("warehouses", "8"));
+        int terminalsPerWarehouse = Integer.parseInt(o.getOrDefault("terminals-per-warehouse", "2"));
         System.setProperty("java.awt.headless", "true");
 
         Path temp = Files.createTempDirectory("elasticity");
@@ -102,10 +101,7 @@ public final class ElasticityExperiment {
         List<Second> seconds = new ArrayList<>();
         List<Long> moveMs = new ArrayList<>();
         List<Long> unavailableMs = new ArrayList<>();
-        Map<Integer, LongAdder> acknowledged = new ConcurrentHashMap<>();
-        Map<Integer, LongAdder> unknown = new ConcurrentHashMap<>();
-        List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-        long[] checked = new long[2];
+        Map<String, Object> outcome = Map.of();
         try (TestingServer zk = new TestingServer(spec, true);
                 LocalProvisioner provisioner = new LocalProvisioner(System.getProperty("java.class.path"),
                         zk.getConnectString(), temp.resolve("dfs").toUri(), 384, temp.resolve("logs"), "otm-", 1, 4)) {
@@ -115,54 +111,38 @@ public final class ElasticityExperiment {
                     temp.resolve("dfs").toUri()).withBalance(balance)
                     .withLimits(ClusterLimits.DEFAULT.withLiveMoves(!coordinated)));
                     ElasTrasClient client = ElasTrasClient.connect(zk.getConnectString())) {
-                master.provisionWith(provisioner);
                 await(master::active, 60);
-                List<List<Object>> boundaries = new ArrayList<>();
-                for (int p = 1; p < partitions; p++) {
-                    boundaries.add(List.of(p * ACCOUNT_SPAN));
-                }
-                master.createDatabase(DatabaseSchema.tree("ELASTIC")
-                        .root("ACCOUNT", t -> t.column("A_ID", ColumnType.INT).column("TOTAL", ColumnType.BIGINT).key("A_ID"))
-                        .build(), boundaries);
-                await(() -> master.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING)
-                        && master.partitions().size() == partitions + 2, 120);
-                long eventsFrom = master.events().lastSequence();
-
-                AtomicInteger active = new AtomicInteger(low);
-                AtomicLong nextStart = new AtomicLong(System.nanoTime());
-                AtomicLong commits = new AtomicLong();
-                Recorder latency = new Recorder(3);
-                List<Thread> workers = new ArrayList<>();
-                java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-                for (int i = 0; i < WORKERS; i++) {
-                    int index = i;
-                    Thread w = new Thread(() -> work(client, index, active, nextStart, stop, partitions, commits, latency,
-                            acknowledged, unknown, errors), "client-" + i);
-                    w.setDaemon(true);
-                    w.start();
-                    workers.add(w);
-                }
                 int[] schedule = {low, high, low};
+                int totalSeconds = 0;
+                for (String phase : phases) {
+                    totalSeconds += Integer.parseInt(phase.trim());
+                }
+                ElasticLoad load = tpcc
+                        ? ElasticTpccLoad.start(zk.getConnectString(), warehouses, terminalsPerWarehouse, low,
+                                TPCC_SETTLE_SECONDS + totalSeconds + 5, System.out)
+                        : AccountsLoad.start(master, client, partitions, low);
+                if (tpcc) {
+                    // The load's window must not hold the bulk load's requests when the balancer starts.
+                    Thread.sleep(TPCC_SETTLE_SECONDS * 1_000L);
+                    load.interval();
+                }
+                master.provisionWith(provisioner);
+                long eventsFrom = master.events().lastSequence();
                 int t = 0;
-                Histogram interval = null;
-                long lastCommits = 0;
                 long lastMovesFinished = master.movesFinished();
                 for (int phase = 0; phase < 3; phase++) {
-                    active.set(schedule[phase]);
+                    load.offer(schedule[phase]);
                     int length = Integer.parseInt(phases[phase].trim());
                     for (int s = 0; s < length; s++) {
                         Thread.sleep(1_000);
-                        interval = latency.getIntervalHistogram(interval);
-                        long c = commits.get();
+                        ElasticLoad.Interval interval = load.interval();
                         int otms = (int) master.otms().stream().filter(OtmView::live).count();
                         // A second "with a move": one ended in it or is under way at its end (a move
                         // takes a fraction of a second, so sampling only the second's end misses most).
                         long movesFinished = master.movesFinished();
                         boolean moving = movesFinished > lastMovesFinished || !master.moves().isEmpty();
-                        Second row = new Second(++t, schedule[phase], c - lastCommits,
-                                interval.getValueAtPercentile(50) / 1_000.0, interval.getValueAtPercentile(99) / 1_000.0,
-                                interval.getMaxValue() / 1_000.0, otms, movesFinished, moving);
-                        lastCommits = c;
+                        Second row = new Second(++t, schedule[phase], interval.commits(), interval.p50Ms(), interval.p99Ms(),
+                                interval.maxMs(), otms, movesFinished, moving);
                         lastMovesFinished = movesFinished;
                         seconds.add(row);
                         System.out.printf("t=%3ds rate=%4d txn/s=%5d p50=%6.1fms p99=%7.1fms otms=%d moves=%d%s%n",
@@ -170,10 +150,7 @@ public final class ElasticityExperiment {
                                 row.movesFinished(), row.moving() ? " (moving)" : "");
                     }
                 }
-                stop.set(true);
-                for (Thread w : workers) {
-                    w.join(30_000);
-                }
+                outcome = load.finish();
                 for (MasterEvents.Event e : master.events().after(eventsFrom, 100_000)) {
                     if (e.kind() == MasterEvents.Kind.MOVE_FINISHED) {
                         Matcher m = MOVE_MS.matcher(e.message());
@@ -187,74 +164,13 @@ public final class ElasticityExperiment {
                         System.out.println("event " + e.kind() + " " + e.subject() + ": " + e.message());
                     }
                 }
-                checked = check(client, partitions, acknowledged, unknown);
+                load.close();
             }
         } finally {
             keepLogs(temp.resolve("logs"), out.resolve("logs"));
             ResultFiles.deleteTree(temp);
         }
-        write(out, o, seconds, moveMs, unavailableMs, errors, checked);
-    }
-
-    /**
-     * One client thread: takes the next start time of the shared schedule ({@code rate} per
-     * second), waits for it and runs one transaction incrementing a random account. A schedule that
-     * fell more than a second behind skips ahead instead of bursting.
-     */
-    private static void work(ElasTrasClient client, int index, AtomicInteger rate, AtomicLong nextStart,
-            java.util.concurrent.atomic.AtomicBoolean stop, int partitions, AtomicLong commits, Recorder latency,
-            Map<Integer, LongAdder> acknowledged, Map<Integer, LongAdder> unknown, List<String> errors) {
-        Random random = new Random(index);
-        while (!stop.get()) {
-            long interval = 1_000_000_000L / Math.max(1, rate.get());
-            long now = System.nanoTime();
-            long slot = nextStart.getAndUpdate(n -> Math.max(n, now - 1_000_000_000L) + interval);
-            slot = Math.max(slot, now - 1_000_000_000L);
-            long waitNanos = slot - now;
-            if (waitNanos > 0) {
-                sleep(waitNanos / 1_000_000);
-            }
-            int account = random.nextInt(partitions) * ACCOUNT_SPAN + random.nextInt(ACCOUNTS_PER_PARTITION);
-            long started = System.nanoTime();
-            try {
-                client.runInTransaction("ELASTIC", List.of(account), txn -> {
-                    long total = txn.get("ACCOUNT", List.of(account)).map(r -> ((Number) r.get("TOTAL")).longValue()).orElse(0L);
-                    txn.put("ACCOUNT", Map.of("A_ID", account, "TOTAL", total + 1));
-                    return null;
-                });
-                acknowledged.computeIfAbsent(account, a -> new LongAdder()).increment();
-                commits.incrementAndGet();
-            } catch (OutcomeUnknownException e) {
-                unknown.computeIfAbsent(account, a -> new LongAdder()).increment();
-            } catch (RuntimeException e) {
-                errors.add(e.toString());
-                sleep(100);
-            }
-            latency.recordValue(Math.max(1, (System.nanoTime() - started) / 1_000));
-        }
-    }
-
-    /** Every account holds its acknowledged increments (plus at most the unknown ones); returns {acked, unknown}. */
-    private static long[] check(ElasTrasClient client, int partitions, Map<Integer, LongAdder> acknowledged,
-            Map<Integer, LongAdder> unknown) {
-        long acked = 0;
-        long maybe = 0;
-        for (int p = 0; p < partitions; p++) {
-            for (int i = 0; i < ACCOUNTS_PER_PARTITION; i++) {
-                int account = p * ACCOUNT_SPAN + i;
-                long total = client.runInTransaction("ELASTIC", List.of(account), txn -> txn.get("ACCOUNT", List.of(account))
-                        .map(r -> ((Number) r.get("TOTAL")).longValue()).orElse(0L));
-                long ack = acknowledged.getOrDefault(account, new LongAdder()).sum();
-                long may = unknown.getOrDefault(account, new LongAdder()).sum();
-                if (total < ack || total > ack + may) {
-                    throw new IllegalStateException("account " + account + " holds " + total + "; acknowledged " + ack
-                            + ", outcome unknown " + may + ": a commit was lost or doubled");
-                }
-                acked += ack;
-                maybe += may;
-            }
-        }
-        return new long[] {acked, maybe};
+        write(out, o, seconds, moveMs, unavailableMs, outcome);
     }
 
     /** Copies the OTM processes' logs next to the results (their opens and closes, timed by part). */
@@ -273,7 +189,7 @@ public final class ElasticityExperiment {
     }
 
     private static void write(Path out, Map<String, String> options, List<Second> seconds, List<Long> moveMs,
-            List<Long> unavailableMs, List<String> errors, long[] checked) throws Exception {
+            List<Long> unavailableMs, Map<String, Object> outcome) throws Exception {
         Files.createDirectories(out);
         StringBuilder csv = new StringBuilder("t_s,offered_txn_per_s,txn_per_s,p50_ms,p99_ms,max_ms,live_otms,moves_finished,moving\n");
         for (Second s : seconds) {
@@ -299,14 +215,11 @@ public final class ElasticityExperiment {
         summary.put("unavailable_ms_median", gaps.isEmpty() ? -1 : gaps.get(gaps.size() / 2));
         summary.put("unavailable_ms_max", gaps.isEmpty() ? -1 : gaps.get(gaps.size() - 1));
         summary.put("unavailable_ms_all", unavailableMs.toString());
-        summary.put("client_visible_failures", errors.size());
-        summary.put("first_failures", errors.subList(0, Math.min(5, errors.size())).toString());
+        summary.putAll(outcome);
         summary.put("p99_ms_avg_seconds_with_moves", p99Moving);
         summary.put("p99_ms_avg_seconds_without_moves", p99Steady);
         summary.put("otms_max", otmsMax);
         summary.put("otms_at_end", otmsEnd);
-        summary.put("acknowledged", checked[0]);
-        summary.put("outcome_unknown", checked[1]);
         StringBuilder json = new StringBuilder("{\n");
         int i = 0;
         for (Map.Entry<String, Object> e : summary.entrySet()) {
@@ -378,16 +291,8 @@ public final class ElasticityExperiment {
         }
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private static final List<String> OPTIONS = List.of("out", "partitions", "rates", "phases", "upper", "lower",
-            "otms-max", "coordinated");
+            "otms-max", "coordinated", "workload", "warehouses", "terminals-per-warehouse");
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> out = new LinkedHashMap<>();
