@@ -51,6 +51,7 @@ class ProtocolCodecTest {
                         new HandOverOutcome(true, 14, true, 6, 1_700_000_000_030L, null)),
                 new ClosePartitionResponse(null, new HandOverOutcome(false, -1, false, -1, 0, "the catalog did not answer")),
                 new ReceivePartitionRequest("D", 7, List.of(1), null, "otm-1", 4), new ReceivePartitionResponse(),
+                new ReceivePartitionRequest("D", 7, List.of(1), null, "otm-1", 4, "10.0.0.9", 7001),
                 new ShipVersionsResponse(3), new FinishIncomingRequest(7, 3), new FinishIncomingResponse(5),
                 new FinishIncomingRequest(7, 3, List.of(), new CatalogHandOver("127.0.0.1", 4001, "META", 2,
                         List.of(List.of(4), List.of("m1"), List.of("D", 1, "otm-2")))),
@@ -202,6 +203,26 @@ class ProtocolCodecTest {
         assertThrows(ElasTrasException.class, () -> new ShippedCommit(5, List.of(new byte[] {1}), List.of()));
         assertThrows(ElasTrasException.class, () -> new ShipVersionsRequest(7, 0, r.commits()));
         assertThrows(ElasTrasException.class, () -> new MoveDestination("o", "h", 0));
+    }
+
+    @Test
+    void aReceiveNamesItsCatalogHolderWhole() {
+        String copy = "\"database\":\"D\",\"partitionId\":7,\"fromOtm\":\"otm-1\",\"manifestSequence\":4";
+        String[] refused = {
+            "{" + copy + ",\"catalogHost\":\"h\"}",
+            "{" + copy + ",\"catalogPort\":4001}",
+            "{" + copy + ",\"catalogHost\":\"h\",\"catalogPort\":70000}",
+        };
+        for (String body : refused) {
+            ElasTrasException e = assertThrows(ElasTrasException.class, () -> codec.decodeRequest(
+                    Operation.RECEIVE_PARTITION, body.getBytes(StandardCharsets.UTF_8), WireFormat.JSON), body);
+            assertEquals(ErrorCode.MALFORMED_REQUEST, e.code(), body);
+            assertTrue(e.getMessage().contains("catalogPort"), body + " -> " + e.getMessage());
+        }
+        ReceivePartitionRequest none = (ReceivePartitionRequest) codec.decodeRequest(Operation.RECEIVE_PARTITION,
+                ("{" + copy + "}").getBytes(StandardCharsets.UTF_8), WireFormat.JSON);
+        assertEquals(null, none.catalogHost(), "an origin that names no catalog holder, as before");
+        assertEquals(0, none.catalogPort());
     }
 
     @Test

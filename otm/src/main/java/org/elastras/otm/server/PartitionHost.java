@@ -586,8 +586,10 @@ final class PartitionHost {
         try {
             s.store().flush();
             s.store().pauseMaintenance();
+            // Naming the catalog holder lets the destination connect to it now, not in the pause.
             var receive = new ReceivePartitionRequest(s.descriptor().database(), partitionId,
-                    s.startKey(), s.endKey(), otmId, s.store().manifest().sequence());
+                    s.startKey(), s.endKey(), otmId, s.store().manifest().sequence(),
+                    handOver == null ? null : handOver.host(), handOver == null ? 0 : handOver.port());
             try {
                 destination.receivePartition(receive);
             } catch (ElasTrasException e) {

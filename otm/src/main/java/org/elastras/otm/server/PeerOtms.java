@@ -2,6 +2,11 @@ package org.elastras.otm.server;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
 
@@ -13,14 +18,45 @@ import org.elastras.client.OtmClientConfig;
 final class PeerOtms implements AutoCloseable {
 
     static final int PEERS_MAX = 256;
+    /** Connections {@link #connectSoon} may have waiting; more are dropped (the first call connects then). */
+    static final int CONNECTS_WAITING_MAX = 16;
+
+    private static final Logger LOG = Logger.getLogger(PeerOtms.class.getName());
 
     private final OtmClientConfig config;
+    /** One thread, started on first use, ending when idle: connections made ahead of need. */
+    private final ThreadPoolExecutor connector = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(CONNECTS_WAITING_MAX), r -> {
+                Thread t = new Thread(r, "peer-connect");
+                t.setDaemon(true);
+                return t;
+            }, new ThreadPoolExecutor.DiscardPolicy());
     /** Guarded by itself; access order, so the eldest is the least recently used. */
     private final LinkedHashMap<String, OtmClient> clients = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
 
     PeerOtms(OtmClientConfig config) {
         this.config = config;
+        connector.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * Connects to the OTM at {@code host:port} in the background (a {@code status} request), so
+     * that a call to it that must be quick later (a live move's catalog write, made while the
+     * partition is paused) does not also pay for the client, the connection and the HTTP/2
+     * handshake. Failures are only logged: the later call connects, or fails, on its own.
+     */
+    void connectSoon(String host, int port) {
+        connector.execute(() -> {
+            long started = System.nanoTime();
+            try {
+                of(host, port).status();
+                LOG.fine(() -> "connected to " + host + ":" + port + " ahead of need in "
+                        + (System.nanoTime() - started) / 1_000_000 + " ms");
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "connecting to " + host + ":" + port + " ahead of need failed", e);
+            }
+        });
     }
 
     /** The client of the OTM at {@code host:port}. */
@@ -51,6 +87,7 @@ final class PeerOtms implements AutoCloseable {
 
     @Override
     public void close() {
+        connector.shutdownNow();
         synchronized (clients) {
             closed = true;
             for (OtmClient c : clients.values()) {

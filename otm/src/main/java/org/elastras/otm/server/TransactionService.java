@@ -696,6 +696,10 @@ final class TransactionService implements OtmService {
             throw new ElasTrasException(ErrorCode.INTERNAL, "cannot open partition " + request.partitionId()
                     + " from the DFS to receive it: " + e.getMessage(), e);
         }
+        if (request.catalogHost() != null) {
+            // The hand-over's catalog write goes there while the partition is paused: connect now.
+            peers.connectSoon(request.catalogHost(), request.catalogPort());
+        }
         return new ReceivePartitionResponse();
     }
 

@@ -69,11 +69,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>table {@code BLOCK} waits until {@link #release} opens (bounded by 10 s).</li>
  * </ul>
  */
-final class FakeOtmService implements OtmService {
+public final class FakeOtmService implements OtmService {
 
     final AtomicBoolean serving = new AtomicBoolean(true);
     final AtomicLong nextTxnId = new AtomicLong(1);
-    final ConcurrentLinkedQueue<Object> received = new ConcurrentLinkedQueue<>();
+    /** Every request decoded, in arrival order. */
+    public final ConcurrentLinkedQueue<Object> received = new ConcurrentLinkedQueue<>();
     volatile long slowMs = 0;
     /** callBatch requests received. */
     final AtomicLong batches = new AtomicLong();

@@ -28,6 +28,10 @@ import org.elastras.client.protocol.MoveDestination;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
+import org.elastras.client.protocol.StatusRequest;
+import org.elastras.otm.http.FakeOtmService;
+import org.elastras.otm.http.ProtocolServer;
+import org.elastras.otm.http.ProtocolServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -248,6 +252,45 @@ class LiveMovesHandAPartitionOverTest {
                 assertEquals(-1, outcome.openMs(), "no open was tried");
                 assertTrue(outcome.detail().contains("catalog write failed"), outcome.detail());
                 assertBalances(toB, writers);
+            } finally {
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    /**
+     * The origin names the catalog holder in {@code receivePartition}, while the partition still
+     * serves, and the destination connects to it then (a {@code status} request), so that the
+     * hand-over's catalog write in the pause does not also pay for a client and a connection. A
+     * scripted server plays the catalog holder and records what reaches it.
+     */
+    @Test
+    void theDestinationConnectsToTheCatalogHolderWhileThePartitionStillServes() throws Exception {
+        FakeOtmService catalog = new FakeOtmService();
+        try (TestingServer zk = new TestingServer(true);
+                ProtocolServer catalogServer = new ProtocolServer(ProtocolServerConfig.defaults("127.0.0.1", 0), catalog)) {
+            catalogServer.start();
+            OtmNode a = start(zk, "otm-a");
+            OtmNode b = start(zk, "otm-b");
+            try (OtmClient toA = client(a); OtmClient toB = client(b)) {
+                open(toA);
+                openAccounts(toA);
+                ClosePartitionResponse answer = toA.closePartition(new ClosePartitionRequest(PARTITION,
+                        new MoveDestination("otm-b", "127.0.0.1", b.port()),
+                        new CatalogHandOver("127.0.0.1", catalogServer.port(), "META", 2, List.of(List.of(1L), List.of("m"),
+                                List.of("row")))));
+                assertNotNull(answer.live(), "the hand-over happened");
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (catalog.received.stream().noneMatch(r -> r instanceof StatusRequest)) {
+                    assertTrue(System.nanoTime() < deadline, "the destination never connected to the catalog holder: "
+                            + catalog.received);
+                    Thread.sleep(5);
+                }
+                assertTrue(catalog.received.stream().anyMatch(r -> !(r instanceof StatusRequest)),
+                        "the catalog write went to the holder named: " + catalog.received);
+                open(toB);
+                assertEquals(START, call(toB, "sum", List.of(10L)), "the partition serves at the destination with its data");
             } finally {
                 a.close();
                 b.close();
