@@ -394,6 +394,8 @@ final class PartitionHost {
             TableAccess access = new TableAccess(schema, descriptor, globals);
             long accessBuilt = System.nanoTime();
             if (activateCopy(schema, descriptor, access, partitionId, startKey, endKey)) {
+                LOG.info(() -> "partition " + partitionId + ": its table access was built in "
+                        + (accessBuilt - started) / 1_000_000 + " ms before serving the live copy");
                 return;
             }
             PartitionStore store = PartitionStore.open(dfs, directory, storeOptions, environment);
@@ -1128,6 +1130,7 @@ final class PartitionHost {
             incoming.put(partitionId, in);
             throw new ElasTrasException(ErrorCode.INTERNAL, "interrupted while opening partition " + partitionId);
         }
+        long timestamped = System.nanoTime();
         try {
             in.store.finishLiveCopy();
         } catch (IllegalStateException e) {
@@ -1136,16 +1139,21 @@ final class PartitionHost {
             closeCopy(in);
             return false;
         }
+        long copyFinished = System.nanoTime();
         WalPosition own = in.begun.replayPoints().get(otmId);
         retention.retain(partitionId, own == null ? wal.endPosition() : own);
         handedOff.remove(partitionId);
         transactions.addPartition(partitionId, in.store, List.of());
+        long added = System.nanoTime();
         serve(partitionId, new Served(descriptor, access, in.store, startKey, endKey));
         // Its manifest still names the previous owner's log, which that owner keeps until a flush here.
         in.store.flushSoon();
-        long ms = (System.nanoTime() - started) / 1_000_000;
+        long done = System.nanoTime();
         LOG.info(() -> "serving partition " + partitionId + " of " + schema.name() + " from the live copy received from "
-                + in.fromOtm + " (" + in.batches + " batches) in " + ms + " ms");
+                + in.fromOtm + " (" + in.batches + " batches) in " + (done - started) / 1_000_000 + " ms (timestamps "
+                + (timestamped - started) / 1_000_000 + " ms, finishing the copy " + (copyFinished - timestamped) / 1_000_000
+                + " ms, the transaction manager's slot " + (added - copyFinished) / 1_000_000 + " ms, serving "
+                + (done - added) / 1_000_000 + " ms)");
         return true;
     }
 
