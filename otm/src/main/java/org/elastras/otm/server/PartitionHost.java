@@ -302,7 +302,8 @@ final class PartitionHost {
         try {
             dfs.delete(directory);
             for (int round = 0; round < WARMUP_ROUNDS; round++) {
-                openLocked(schema, range(schema, startKey, endKey), WARMUP_PARTITION_ID, startKey, endKey, directory);
+                openLocked(schema, range(schema, startKey, endKey), WARMUP_PARTITION_ID, startKey, endKey, directory,
+                        System.nanoTime());
                 closeLocked(WARMUP_PARTITION_ID, false);
             }
         } finally {
@@ -370,16 +371,19 @@ final class PartitionHost {
     void open(String database, long partitionId, List<Object> startKey, List<Object> endKey) throws IOException {
         DatabaseSchema schema = database(database);
         KeyRange range = range(schema, startKey, endKey);
+        long requested = System.nanoTime();
         hostLock.readLock().lock();
         try {
-            openLocked(schema, range, partitionId, startKey, endKey, partitionDirectory(schema.name(), partitionId));
+            openLocked(schema, range, partitionId, startKey, endKey, partitionDirectory(schema.name(), partitionId), requested);
         } finally {
             hostLock.readLock().unlock();
         }
     }
 
+    /** @param requestedNanos when the open was asked for, before the host lock (for the log) */
     private void openLocked(DatabaseSchema schema, KeyRange range, long partitionId, List<Object> startKey,
-            List<Object> endKey, String directory) throws IOException {
+            List<Object> endKey, String directory, long requestedNanos) throws IOException {
+        long lifecycleRequested = System.nanoTime();
         synchronized (lifecycle(partitionId)) {
             Served existing = served.get(partitionId);
             if (existing != null) {
@@ -394,8 +398,10 @@ final class PartitionHost {
             TableAccess access = new TableAccess(schema, descriptor, globals);
             long accessBuilt = System.nanoTime();
             if (activateCopy(schema, descriptor, access, partitionId, startKey, endKey)) {
-                LOG.info(() -> "partition " + partitionId + ": its table access was built in "
-                        + (accessBuilt - started) / 1_000_000 + " ms before serving the live copy");
+                LOG.info(() -> "partition " + partitionId + ": " + (lifecycleRequested - requestedNanos) / 1_000_000
+                        + " ms for the host lock, "
+                        + (started - lifecycleRequested) / 1_000_000 + " ms for its lifecycle lock, its table access built in "
+                        + (accessBuilt - started) / 1_000_000 + " ms, before serving the live copy");
                 return;
             }
             PartitionStore store = PartitionStore.open(dfs, directory, storeOptions, environment);
