@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -63,14 +62,8 @@ final class AccountsLoad implements ElasticLoad {
         master.createDatabase(DatabaseSchema.tree("ELASTIC")
                 .root("ACCOUNT", t -> t.column("A_ID", ColumnType.INT).column("TOTAL", ColumnType.BIGINT).key("A_ID"))
                 .build(), boundaries);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!(master.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING)
-                && master.partitions().size() == before + partitions)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("ELASTIC's partitions did not all serve within 120 s");
-            }
-            Thread.sleep(50);
-        }
+        ElasticityExperiment.await(() -> master.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING)
+                && master.partitions().size() == before + partitions, 120);
         AccountsLoad load = new AccountsLoad(client, partitions, rate);
         for (int i = 0; i < WORKERS; i++) {
             int index = i;

@@ -277,11 +277,12 @@ public final class ElasticityExperiment {
         return out;
     }
 
-    private interface Check {
+    interface Check {
         boolean ok() throws Exception;
     }
 
-    private static void await(Check check, int seconds) throws Exception {
+    /** Polls {@code check} until it holds; throws after {@code seconds}. */
+    static void await(Check check, int seconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!check.ok()) {
             if (System.nanoTime() > deadline) {

@@ -10,8 +10,8 @@ import org.elastras.experiments.cluster.ElasticLoad;
 
 /**
  * TPC-C as the elasticity experiment's ramping load (issue 8, ElasTraS Figure 7): database TPCC
- * created in a running cluster (one partition per warehouse, placed by its master), loaded (scaled
- * down like {@code elastras local}: 10,000 items, 300 customers per district) and checked, then
+ * created in a running cluster (one partition per warehouse, placed by its master), loaded and
+ * checked as {@code elastras local} does ({@link ScaledDownTpcc}), then
  * {@code terminalsPerWarehouse} terminals per warehouse running the TPC-C mix with the spec's
  * remote warehouses, paced so that together they offer the rate asked for (a terminal whose
  * transactions take longer than its interval offers less). At the end every consistency condition
@@ -22,9 +22,6 @@ import org.elastras.experiments.cluster.ElasticLoad;
  */
 public final class ElasticTpccLoad implements ElasticLoad {
 
-    private static final int ITEMS = 10_000;
-    private static final int CUSTOMERS_PER_DISTRICT = 300;
-    private static final long SEED = 42;
     /** How long {@link #finish} waits for the terminals beyond their run. */
     private static final long FINISH_WAIT_MS = 60_000;
 
@@ -70,21 +67,17 @@ public final class ElasticTpccLoad implements ElasticLoad {
      */
     public static ElasticTpccLoad start(String zkConnect, int warehouses, int terminalsPerWarehouse, int txnPerSecond,
             double seconds, java.io.PrintStream out) throws Exception {
-        TpccScale scale = TpccScale.scaledDown(warehouses, ITEMS, CUSTOMERS_PER_DISTRICT);
         long started = System.nanoTime();
         ClusterTpccTarget target = ClusterTpccTarget.attach(zkConnect, warehouses, 1);
         try {
-            TpccDataGenerator generator = new TpccDataGenerator(scale, SEED, System.currentTimeMillis() * 1_000);
-            NuRandConstants run = generator.loadConstants().forRun(SEED);
-            TpccLoader.Report load = new TpccLoader(generator, 2).load(target, (rows, expected) -> { });
-            int deliveredAsLoaded = scale.firstNewOrderId() - 1;
-            List<ConsistencyViolation> violations = target.checkConsistency(warehouses, true, deliveredAsLoaded);
-            if (!violations.isEmpty()) {
-                throw new IllegalStateException("TPCC breaks consistency conditions right after loading: " + violations);
+            ScaledDownTpcc loaded = ScaledDownTpcc.load(target, warehouses);
+            if (!loaded.violations().isEmpty()) {
+                throw new IllegalStateException("TPCC breaks consistency conditions right after loading: " + loaded.violations());
             }
             out.printf(Locale.ROOT, "TPCC: %d warehouses in %d partitions, %,d rows loaded and checked in %.1f s%n", warehouses,
-                    warehouses, load.rows(), (System.nanoTime() - started) / 1e9);
-            TpccDriver driver = new TpccDriver(scale, run, SEED, RemoteWarehouses.SPEC, () -> System.currentTimeMillis() * 1_000);
+                    warehouses, loaded.rows(), (System.nanoTime() - started) / 1e9);
+            TpccDriver driver = loaded.driver();
+            int deliveredAsLoaded = loaded.deliveredAsLoaded();
             ElasticTpccLoad l = new ElasticTpccLoad(target, driver, warehouses, terminalsPerWarehouse, deliveredAsLoaded, seconds);
             l.offer(txnPerSecond);
             l.runner.start();

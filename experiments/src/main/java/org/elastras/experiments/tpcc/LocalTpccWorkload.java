@@ -21,9 +21,6 @@ import org.elastras.master.local.LocalWorkload;
  */
 public final class LocalTpccWorkload implements LocalWorkload {
 
-    private static final int ITEMS = 10_000;
-    private static final int CUSTOMERS_PER_DISTRICT = 300;
-    private static final long SEED = 42;
     /** The driver runs in windows this long; closing waits for the current one to end at most. */
     private static final double WINDOW_SECONDS = 3;
     /** How often the consistency conditions are checked between windows. */
@@ -59,21 +56,18 @@ public final class LocalTpccWorkload implements LocalWorkload {
         }
         this.out = out;
         this.warehouses = warehouses;
-        TpccScale scale = TpccScale.scaledDown(warehouses, ITEMS, CUSTOMERS_PER_DISTRICT);
         long started = System.nanoTime();
         ClusterTpccTarget t = ClusterTpccTarget.attach(zkConnect, warehouses, 1);
         target = t;
-        TpccDataGenerator generator = new TpccDataGenerator(scale, SEED, System.currentTimeMillis() * 1_000);
-        NuRandConstants run = generator.loadConstants().forRun(SEED);
-        TpccLoader.Report load = new TpccLoader(generator, 2).load(t, (rows, expected) -> { });
-        deliveredAsLoaded = scale.firstNewOrderId() - 1;
-        List<ConsistencyViolation> violations = t.checkConsistency(warehouses, true, deliveredAsLoaded);
+        ScaledDownTpcc loaded = ScaledDownTpcc.load(t, warehouses);
+        deliveredAsLoaded = loaded.deliveredAsLoaded();
+        List<ConsistencyViolation> violations = loaded.violations();
         consistency = violations.isEmpty() ? "consistent after load" : violations.size() + " consistency violations";
         out.printf(Locale.ROOT, "tpcc        database %s: %d warehouses in %d partitions (scaled down: %,d items, %d customers"
-                + " per district), %,d rows loaded in %.1f s; %s%n", TpccSchema.DATABASE, warehouses, warehouses, ITEMS,
-                CUSTOMERS_PER_DISTRICT, load.rows(), (System.nanoTime() - started) / 1e9,
+                + " per district), %,d rows loaded in %.1f s; %s%n", TpccSchema.DATABASE, warehouses, warehouses,
+                ScaledDownTpcc.ITEMS, ScaledDownTpcc.CUSTOMERS_PER_DISTRICT, loaded.rows(), (System.nanoTime() - started) / 1e9,
                 violations.isEmpty() ? "every consistency condition holds" : "VIOLATIONS: " + violations);
-        TpccDriver driver = new TpccDriver(scale, run, SEED, RemoteWarehouses.SPEC, () -> System.currentTimeMillis() * 1_000);
+        TpccDriver driver = loaded.driver();
         driver.paceTerminals((double) rateTxnPerSecond / warehouses);
         Thread thread = new Thread(() -> runWindows(driver, t, warehouses), "local-tpcc");
         thread.setDaemon(true);

@@ -43,11 +43,12 @@ class ElasticTpccLoadSurvivesMovesTest {
                     List<PartitionView> tpcc = master.partitions().stream()
                             .filter(v -> v.record().database().equals(TpccSchema.DATABASE)).toList();
                     assertEquals(2, tpcc.size(), "one partition per warehouse: " + tpcc);
-                    Thread.sleep(2_000);
-                    ElasticLoad.Interval warm = load.interval();
+                    ElasticLoad.Interval warm = awaitCommits(load, "the terminals to commit");
                     assertTrue(warm.commits() > 0, "the terminals commit: " + warm);
                     load.offer(80);
                     int movesDone = 0;
+                    long committedAfterMoves = 0;
+                    ElasticLoad.Interval afterMove = null;
                     for (PartitionView v : tpcc) {
                         for (Boolean live : new Boolean[] {false, true}) {
                             long id = v.record().partitionId();
@@ -59,11 +60,14 @@ class ElasticTpccLoadSurvivesMovesTest {
                                     + " to serve on " + to);
                             assertEquals(to, owner(master, id));
                             movesDone++;
-                            Thread.sleep(500);
+                            // The terminals commit again before the next move.
+                            afterMove = awaitCommits(load, "the terminals to commit after moving partition " + id);
+                            committedAfterMoves += afterMove.commits();
                         }
                     }
                     assertEquals(4, movesDone);
-                    ElasticLoad.Interval during = load.interval();
+                    ElasticLoad.Interval during = new ElasticLoad.Interval(committedAfterMoves, afterMove.p50Ms(),
+                            afterMove.p99Ms(), afterMove.maxMs());
                     assertTrue(during.commits() > 0 && during.p99Ms() > 0, "the terminals went on through the moves: " + during);
                     Map<String, Object> outcome = load.finish();
                     assertEquals(0L, outcome.get("client_visible_failures"), "no terminal saw an error: " + outcome);
@@ -83,6 +87,20 @@ class ElasticTpccLoadSurvivesMovesTest {
     private static boolean serving(Master master, long partitionId) throws Exception {
         return master.partitions().stream().anyMatch(v -> v.record().partitionId() == partitionId
                 && v.state() == PartitionState.SERVING);
+    }
+
+    /** Samples {@code load} until it has committed since the last sample; returns the samples' commits summed, the last one's latencies. */
+    private static ElasticLoad.Interval awaitCommits(ElasticLoad load, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        ElasticLoad.Interval last = load.interval();
+        long commits = last.commits();
+        while (commits == 0) {
+            assertTrue(System.nanoTime() < deadline, "timed out after 30 s waiting for " + what);
+            Thread.sleep(20);
+            last = load.interval();
+            commits += last.commits();
+        }
+        return new ElasticLoad.Interval(commits, last.p50Ms(), last.p99Ms(), last.maxMs());
     }
 
     private interface Condition {

@@ -397,11 +397,8 @@ final class PartitionHost {
             PartitionDescriptor descriptor = new PartitionDescriptor(schema.name(), new PartitionId(partitionId), range, 0);
             TableAccess access = new TableAccess(schema, descriptor, globals);
             long accessBuilt = System.nanoTime();
-            if (activateCopy(schema, descriptor, access, partitionId, startKey, endKey)) {
-                LOG.info(() -> "partition " + partitionId + ": " + (lifecycleRequested - requestedNanos) / 1_000_000
-                        + " ms for the host lock, "
-                        + (started - lifecycleRequested) / 1_000_000 + " ms for its lifecycle lock, its table access built in "
-                        + (accessBuilt - started) / 1_000_000 + " ms, before serving the live copy");
+            long[] before = {lifecycleRequested - requestedNanos, started - lifecycleRequested, accessBuilt - started};
+            if (activateCopy(schema, descriptor, access, partitionId, startKey, endKey, before)) {
                 return;
             }
             PartitionStore store = PartitionStore.open(dfs, directory, storeOptions, environment);
@@ -1105,9 +1102,12 @@ final class PartitionHost {
      * partition's latest state on the DFS: no replay, only the timestamp conditions of an open.
      * A copy that is not complete or was superseded is closed and the open goes on from the DFS.
      * REQUIRES: the partition's lifecycle lock.
+     *
+     * @param beforeNanos for the log: how long the open waited for the host lock and the lifecycle
+     *     lock, and built the table access, before this
      */
     private boolean activateCopy(DatabaseSchema schema, PartitionDescriptor descriptor, TableAccess access,
-            long partitionId, List<Object> startKey, List<Object> endKey) throws IOException {
+            long partitionId, List<Object> startKey, List<Object> endKey, long[] beforeNanos) throws IOException {
         Incoming in = incoming.remove(partitionId);
         if (in == null) {
             return false;
@@ -1159,7 +1159,9 @@ final class PartitionHost {
                 + in.fromOtm + " (" + in.batches + " batches) in " + (done - started) / 1_000_000 + " ms (timestamps "
                 + (timestamped - started) / 1_000_000 + " ms, finishing the copy " + (copyFinished - timestamped) / 1_000_000
                 + " ms, the transaction manager's slot " + (added - copyFinished) / 1_000_000 + " ms, serving "
-                + (done - added) / 1_000_000 + " ms)");
+                + (done - added) / 1_000_000 + " ms; before it, the host lock " + beforeNanos[0] / 1_000_000
+                + " ms, its lifecycle lock " + beforeNanos[1] / 1_000_000 + " ms, its table access "
+                + beforeNanos[2] / 1_000_000 + " ms)");
         return true;
     }
 
