@@ -45,6 +45,20 @@ public interface Dfs extends Closeable {
     }
 
     /**
+     * Creates a new file for a log that is synced after every few appends, as {@link #create}
+     * does, except that the output may allocate the file's space ahead of its appends: bytes past
+     * {@link DfsOutput#position()} then read as zeros, and the file is longer than what was
+     * written. On a local file system a sync of an append that grew the file also writes the
+     * file's size and block map, a second device write; inside allocated space it writes only the
+     * data. Elsewhere (HDFS) it is {@link #create}.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists
+     */
+    default DfsOutput createLog(String path) throws IOException {
+        return create(path);
+    }
+
+    /**
      * Opens an existing file for positional reads.
      *
      * @throws java.io.FileNotFoundException if the file does not exist

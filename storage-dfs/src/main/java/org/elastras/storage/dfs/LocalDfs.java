@@ -29,6 +29,14 @@ public final class LocalDfs implements Dfs {
 
     /** Bytes buffered in a {@link DfsOutput} before a write reaches the OS. */
     private static final int OUTPUT_BUFFER_BYTES = 64 * 1024;
+    /**
+     * How far ahead of its appends a log's file is allocated ({@link #createLog}). A file grows by
+     * this much at a time, so one sync in every this many bytes also writes the file's size and
+     * block map (and these zeros); the others write only their data.
+     */
+    static final long LOG_ALLOCATION_BYTES = 1 << 20;
+    /** Zeros for allocating log space; shared read-only, each user takes a duplicate. */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(OUTPUT_BUFFER_BYTES).asReadOnlyBuffer();
 
     private final Path root;
 
@@ -78,14 +86,24 @@ public final class LocalDfs implements Dfs {
         return create(path, false);
     }
 
+    /** A log's file is allocated ahead of its appends, {@link #LOG_ALLOCATION_BYTES} at a time, by writing zeros. */
+    @Override
+    public DfsOutput createLog(String path) throws IOException {
+        return create(path, true, LOG_ALLOCATION_BYTES);
+    }
+
     private DfsOutput create(String path, boolean syncName) throws IOException {
+        return create(path, syncName, 0);
+    }
+
+    private DfsOutput create(String path, boolean syncName, long allocationBytes) throws IOException {
         Path file = resolve(path);
         Files.createDirectories(file.getParent());
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         if (syncName) {
             forceDirectory(file.getParent());
         }
-        return new LocalOutput(channel);
+        return new LocalOutput(channel, allocationBytes);
     }
 
     @Override
@@ -186,15 +204,26 @@ public final class LocalDfs implements Dfs {
         }
     }
 
-    /** Buffered append to a {@link FileChannel}. Single writer thread. */
+    /**
+     * Buffered append to a {@link FileChannel}; for a log, the file is first extended with zeros
+     * {@code allocationBytes} at a time, so that appends overwrite allocated space (the zeros
+     * become durable with the next sync, together with the file's new size). Single writer thread.
+     */
     private static final class LocalOutput implements DfsOutput {
         private final FileChannel channel;
         private final ByteBuffer buffer = ByteBuffer.allocateDirect(OUTPUT_BUFFER_BYTES);
+        /** 0: the file grows with its appends. */
+        private final long allocationBytes;
         private long position;
+        /** Bytes handed to the channel. */
+        private long drained;
+        /** How long the file is: what was drained, and the zeros after it. */
+        private long allocatedEnd;
         private boolean closed;
 
-        LocalOutput(FileChannel channel) {
+        LocalOutput(FileChannel channel, long allocationBytes) {
             this.channel = channel;
+            this.allocationBytes = allocationBytes;
         }
 
         @Override
@@ -214,10 +243,27 @@ public final class LocalDfs implements Dfs {
 
         private void drain() throws IOException {
             buffer.flip();
+            int bytes = buffer.remaining();
+            if (allocationBytes > 0 && drained + bytes > allocatedEnd) {
+                allocate(drained + bytes + allocationBytes);
+            }
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
+            drained += bytes;
             buffer.clear();
+        }
+
+        /** Writes zeros from the file's end to {@code end}; the channel's position stays where the appends are. */
+        private void allocate(long end) throws IOException {
+            ByteBuffer zeros = ZEROS.duplicate();
+            long at = allocatedEnd;
+            while (at < end) {
+                zeros.clear();
+                zeros.limit((int) Math.min(zeros.capacity(), end - at));
+                at += channel.write(zeros, at);
+            }
+            allocatedEnd = end;
         }
 
         @Override

@@ -20,9 +20,10 @@ import org.elastras.storage.util.CorruptionException;
 /**
  * The fence point of a fenced WAL directory: the {@code FENCE} file that the master writes into a
  * dead OTM's log directory after renaming it, recording how long the last segment was at fence
- * time. {@link WalReader} never reads a byte of that segment past the recorded length, nor any
- * segment numbered above it, so records a zombie writer appends after the fence are never
- * replayed, by any recovery, however late. Stateless; every method may be called from any thread,
+ * time (on HDFS its length once its lease is recovered; elsewhere where its valid records end,
+ * since a local log file is allocated ahead of its appends). {@link WalReader} never reads a byte
+ * of that segment past the recorded length, nor any segment numbered above it, so records a zombie
+ * writer appends after the fence are never replayed, by any recovery, however late. Stateless; every method may be called from any thread,
  * but only one process (the active master) should {@link #mark} a given directory at a time.
  *
  * <pre>
@@ -97,8 +98,10 @@ public final class WalFenceMarker {
             String path = Dfs.join(walDirectory, WalFormat.segmentFileName(last));
             if (dfs instanceof HdfsDfs hdfs) {
                 recoverLease(hdfs, path, leaseRecoveryWaitMillisMax);
+                point = new Point(last, dfs.length(path));
+            } else {
+                point = new Point(last, validEndOrLength(dfs, walDirectory, last, path));
             }
-            point = new Point(last, dfs.length(path));
         }
         String temporary = Dfs.join(walDirectory, TEMPORARY_NAME);
         dfs.delete(temporary); // left by an earlier attempt that died before its rename
@@ -118,6 +121,22 @@ public final class WalFenceMarker {
             return won;
         }
         return point;
+    }
+
+    /**
+     * Where the records of a fenced log's last segment end, on a DFS where a zombie may still
+     * write to it: the end of its valid records, not the file's length. A log file allocated
+     * ahead of its appends ({@link Dfs#createLog}) ends in zeros that a zombie's next batch would
+     * overwrite; inside a point taken from the length, those records would be replayed by a
+     * recovery that ran after them and not by one that ran before. If the segment cannot be read
+     * to its end (corrupt), the length, as before: the recovery then reports the corruption.
+     */
+    private static long validEndOrLength(Dfs dfs, String walDirectory, long segment, String path) throws IOException {
+        try {
+            return WalSegmentReader.validEndOfLast(dfs, walDirectory, segment);
+        } catch (CorruptionException e) {
+            return dfs.length(path);
+        }
     }
 
     /**

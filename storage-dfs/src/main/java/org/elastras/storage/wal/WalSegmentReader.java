@@ -148,6 +148,23 @@ public final class WalSegmentReader implements CloseableIterator<WalEntry> {
         position = WalFormat.HEADER_BYTES;
     }
 
+    /**
+     * Where the valid records of a log's last segment end (0 for a torn creation), read with the
+     * torn-tail rule: the offset just after its last record whose frame is complete and intact.
+     *
+     * @throws CorruptionException if the segment is corrupt
+     */
+    static long validEndOfLast(Dfs dfs, String walDirectory, long segment) throws IOException {
+        try (WalSegmentReader reader = open(dfs, walDirectory, segment, LAST_SEGMENT)) {
+            while (reader.hasNext()) {
+                reader.next();
+            }
+            return reader.validEnd();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
     /** Reads just the header of a segment, or null if it is short or all zeros (a torn creation). */
     static WalFormat.SegmentHeader readHeaderOrNull(Dfs dfs, String walDirectory, long segment) throws IOException {
         try (DfsFile file = dfs.open(Dfs.join(walDirectory, WalFormat.segmentFileName(segment)))) {
@@ -280,15 +297,42 @@ public final class WalSegmentReader implements CloseableIterator<WalEntry> {
         return null;
     }
 
-    /** The offset of the first valid frame strictly after {@code badFrame}, or -1 if none. */
+    /**
+     * The offset of the first valid frame strictly after {@code badFrame}, or -1 if none. A frame
+     * cannot start inside a run of zeros (its length field would be zero), so such runs are
+     * skipped whole: a log allocated ahead of its appends ends in up to a megabyte of them.
+     */
     private long findValidFrameAfter(long badFrame) throws IOException {
-        for (long candidate = badFrame + 1;
-                candidate + WalFormat.FRAME_HEADER_BYTES + WalFormat.BODY_BYTES_MIN <= limit; candidate++) {
+        long candidate = badFrame + 1;
+        while (candidate + WalFormat.FRAME_HEADER_BYTES + WalFormat.BODY_BYTES_MIN <= limit) {
+            long lengthEnd = candidate + 4;
+            int at = ensure(candidate, 4);
+            if (window[at] == 0 && window[at + 1] == 0 && window[at + 2] == 0 && window[at + 3] == 0) {
+                candidate = Math.max(candidate + 1, nonZeroAtOrAfter(lengthEnd) - 3);
+                continue;
+            }
             if (checkFrame(candidate) == null) {
                 return candidate;
             }
+            candidate++;
         }
         return -1;
+    }
+
+    /** The offset of the first non-zero byte at or after {@code offset} before {@link #limit}, or {@link #limit}. */
+    private long nonZeroAtOrAfter(long offset) throws IOException {
+        long at = offset;
+        while (at < limit) {
+            int n = (int) Math.min(READ_CHUNK_BYTES, limit - at);
+            int from = ensure(at, n);
+            for (int i = 0; i < n; i++) {
+                if (window[from + i] != 0) {
+                    return at + i;
+                }
+            }
+            at += n;
+        }
+        return limit;
     }
 
     /**

@@ -2,7 +2,6 @@ package org.elastras.storage.wal;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -142,15 +141,7 @@ public final class WalWriter implements Closeable {
         long previousEnd = 0;
         if (!segments.isEmpty()) {
             long last = segments.get(segments.size() - 1);
-            try (WalSegmentReader reader = WalSegmentReader.open(dfs, walDirectory, last,
-                    WalSegmentReader.LAST_SEGMENT)) {
-                while (reader.hasNext()) {
-                    reader.next();
-                }
-                previousEnd = reader.validEnd();
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
+            previousEnd = WalSegmentReader.validEndOfLast(dfs, walDirectory, last);
             segment = last + 1;
         }
         DfsOutput out = createSegment(dfs, walDirectory, segment, previousEnd);
@@ -159,10 +150,14 @@ public final class WalWriter implements Closeable {
         return writer;
     }
 
-    /** Creates a segment and makes its header durable, so a created segment is never torn later. */
+    /**
+     * Creates a segment and makes its header durable, so a created segment is never torn later.
+     * The segment is a log file ({@link Dfs#createLog}): where the DFS allocates its space ahead,
+     * it ends in zeros after its records, which readers take for the end of the records.
+     */
     private static DfsOutput createSegment(Dfs dfs, String walDirectory, long segment, long previousEnd)
             throws IOException {
-        DfsOutput created = dfs.create(Dfs.join(walDirectory, WalFormat.segmentFileName(segment)));
+        DfsOutput created = dfs.createLog(Dfs.join(walDirectory, WalFormat.segmentFileName(segment)));
         try {
             created.write(WalFormat.encodeHeader(segment, previousEnd));
             created.sync();

@@ -96,9 +96,9 @@ class WalCorruptionTest {
                 writer.append(WalTesting.tagged(1, "chain-last", 20)).join();
             }
             assertEquals(5, WalReader.readAll(dfs, "chain", WalPosition.START).size());
-            byte[] first = WalTesting.readFile(dfs, WalTesting.segmentPath("chain", 1));
-            byte[] second = WalTesting.readFile(dfs, WalTesting.segmentPath("chain", 2));
-            byte[] third = WalTesting.readFile(dfs, WalTesting.segmentPath("chain", 3));
+            byte[] first = WalTesting.readRecords(dfs, "chain", 1);
+            byte[] second = WalTesting.readRecords(dfs, "chain", 2);
+            byte[] third = WalTesting.readRecords(dfs, "chain", 3);
 
             // A torn tail in a segment that has a successor: corruption at the cut record.
             WalTesting.writeFile(dfs, WalTesting.segmentPath("short", 1), first, first.length);

@@ -57,11 +57,16 @@ class WalReplayStopsAtTheFencePointTest {
             zombie.append(WalTesting.tagged(2, "b", 50)).join();
             fence(dfs);
             WalFenceMarker.Point point = WalFenceMarker.readOrNull(dfs, FENCED);
-            assertEquals(new WalFenceMarker.Point(1, dfs.length(WalTesting.segmentPath(FENCED, 1))), point);
-
-            zombie.append(WalTesting.tagged(1, "late", 50)).join();
+            // The local log file is allocated ahead of its appends and ends in zeros: the point is
+            // where the records end, so that the zombie's next record, written over those zeros
+            // (inside the file's length), is past it.
             assertTrue(dfs.length(WalTesting.segmentPath(FENCED, 1)) > point.segmentBytes(),
-                    "the zombie's bytes did reach the fenced file");
+                    "the segment is allocated ahead of its records");
+
+            WalPosition late = zombie.append(WalTesting.tagged(1, "late", 50)).join();
+            assertEquals(new WalFenceMarker.Point(1, late.offset()), point);
+            byte[] bytes = WalTesting.readFile(dfs, WalTesting.segmentPath(FENCED, 1));
+            assertTrue(bytes[(int) late.offset() + 3] != 0, "the zombie's record did reach the fenced file");
             assertEquals(List.of("a", "b"), tags(WalReader.readAll(dfs, FENCED, WalPosition.START)));
 
             // Marking again keeps the first point, although the file grew.

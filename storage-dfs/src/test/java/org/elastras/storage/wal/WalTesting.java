@@ -85,6 +85,22 @@ final class WalTesting {
         }
     }
 
+    /**
+     * Where a segment's records end: its successor's header says so, or, for the last segment, the
+     * torn-tail rule. Not the file's length: a local log file is allocated ahead of its records.
+     */
+    static long recordsEnd(Dfs dfs, String walDirectory, long segment) throws IOException {
+        WalFormat.SegmentHeader successor = dfs.exists(segmentPath(walDirectory, segment + 1))
+                ? WalSegmentReader.readHeaderOrNull(dfs, walDirectory, segment + 1) : null;
+        return successor != null ? successor.previousSegmentEnd() : WalSegmentReader.validEndOfLast(dfs, walDirectory, segment);
+    }
+
+    /** A segment's bytes up to the end of its records. */
+    static byte[] readRecords(Dfs dfs, String walDirectory, long segment) throws IOException {
+        return java.util.Arrays.copyOf(readFile(dfs, segmentPath(walDirectory, segment)),
+                (int) recordsEnd(dfs, walDirectory, segment));
+    }
+
     static void writeFile(Dfs dfs, String path, byte[] bytes, int length) throws IOException {
         try (DfsOutput out = dfs.create(path)) {
             out.write(bytes, 0, length);
