@@ -819,14 +819,15 @@ public final class TransactionManager {
                     + " row (first updater wins); run the transaction again", null);
         }
         // The intent is ours from here on; a committer that released it before us has applied.
+        // Only a version newer than the snapshot matters: tables holding none are not searched.
         Version latest;
         try {
-            latest = slot.store.getVersion(key, Long.MAX_VALUE);
+            latest = slot.store.getVersionNewerThan(key, t.snapshot, Long.MAX_VALUE);
         } catch (IOException | UncheckedIOException e) {
             slot.intents.remove(key, t);
             throw storageFailed(t, e);
         }
-        if (latest != null && latest.cts() > t.snapshot) {
+        if (latest != null) {
             slot.intents.remove(key, t);
             abortLocked(t, Reason.CONFLICT, "it wrote a key committed at CTS " + latest.cts() + " after its snapshot");
             throw new TransactionException(Reason.CONFLICT, true, 0, latest.cts(), t + " aborted: the key was written by a"
