@@ -23,8 +23,9 @@ import org.elastras.storage.util.CorruptionException;
  * time (on HDFS its length once its lease is recovered; elsewhere where its valid records end,
  * since a local log file is allocated ahead of its appends). {@link WalReader} never reads a byte
  * of that segment past the recorded length, nor any segment numbered above it, so records a zombie
- * writer appends after the fence are never replayed, by any recovery, however late. Stateless; every method may be called from any thread,
- * but only one process (the active master) should {@link #mark} a given directory at a time.
+ * writer appends after the fence are never replayed, by any recovery, however late. Stateless;
+ * every method may be called from any thread, but only one process (the active master) should
+ * {@link #mark} a given directory at a time.
  *
  * <pre>
  * file "FENCE" in the WAL directory, exactly 28 bytes, big-endian:
