@@ -77,13 +77,13 @@ public final class LocalDfs implements Dfs {
 
     @Override
     public DfsOutput create(String path) throws IOException {
-        return create(path, true);
+        return create(path, true, 0);
     }
 
     /** The name's durability waits for a rename into its directory, which syncs the directory. */
     @Override
     public DfsOutput createNamedLater(String path) throws IOException {
-        return create(path, false);
+        return create(path, false, 0);
     }
 
     /** A log's file is allocated ahead of its appends, {@link #LOG_ALLOCATION_BYTES} at a time, by writing zeros. */
@@ -92,10 +92,7 @@ public final class LocalDfs implements Dfs {
         return create(path, true, LOG_ALLOCATION_BYTES);
     }
 
-    private DfsOutput create(String path, boolean syncName) throws IOException {
-        return create(path, syncName, 0);
-    }
-
+    /** @param allocationBytes how far ahead of its appends the file is allocated; 0: it grows with them */
     private DfsOutput create(String path, boolean syncName, long allocationBytes) throws IOException {
         Path file = resolve(path);
         Files.createDirectories(file.getParent());

@@ -145,7 +145,7 @@ public final class WalReader {
      * {@link WalSegmentReader#LAST_SEGMENT} if it has none (or only a successor whose creation
      * was torn, so that no writer ever judged this segment's tail).
      */
-    private static long validEnd(Dfs dfs, String walDirectory, List<Long> segments, int index) throws IOException {
+    static long validEnd(Dfs dfs, String walDirectory, List<Long> segments, int index) throws IOException {
         if (index + 1 == segments.size()) {
             return WalSegmentReader.LAST_SEGMENT;
         }

@@ -90,9 +90,9 @@ final class WalTesting {
      * torn-tail rule. Not the file's length: a local log file is allocated ahead of its records.
      */
     static long recordsEnd(Dfs dfs, String walDirectory, long segment) throws IOException {
-        WalFormat.SegmentHeader successor = dfs.exists(segmentPath(walDirectory, segment + 1))
-                ? WalSegmentReader.readHeaderOrNull(dfs, walDirectory, segment + 1) : null;
-        return successor != null ? successor.previousSegmentEnd() : WalSegmentReader.validEndOfLast(dfs, walDirectory, segment);
+        List<Long> segments = WalReader.segments(dfs, walDirectory);
+        long end = WalReader.validEnd(dfs, walDirectory, segments, segments.indexOf(segment));
+        return end == WalSegmentReader.LAST_SEGMENT ? WalSegmentReader.validEndOfLast(dfs, walDirectory, segment) : end;
     }
 
     /** A segment's bytes up to the end of its records. */
