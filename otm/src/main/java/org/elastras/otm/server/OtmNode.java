@@ -19,7 +19,6 @@ import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.protocol.CommitId;
 import org.elastras.client.protocol.OtmLoad;
 import org.elastras.client.protocol.PartitionLoad;
-import org.elastras.client.protocol.Operation;
 import org.elastras.otm.http.OtmService;
 import org.elastras.otm.http.ProtocolServer;
 import org.elastras.otm.http.ProtocolServerConfig;
@@ -176,7 +175,8 @@ public final class OtmNode implements AutoCloseable {
             // Before the lease: nothing is opened here until the master sees this OTM, and the
             // first partition moved here opens on warm code.
             node.partitions.warmUp();
-            node.http.warmUp(Operation.MOVES);
+            node.http.warmUp(PeerOtms.SENT_IN_MOVES);
+            node.peers.warmUp();
             String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"startedMs\":"
                     + System.currentTimeMillis() + "}";
             node.lease = new LeaseKeeper(node.zk, new ZkPaths(config.zkRoot()), config.otmId(), utf8(registration),

@@ -1,7 +1,10 @@
 package org.elastras.otm.server;
 
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +12,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.Operation;
 
 /**
  * Clients of the other OTMs this one talks to as a cross-partition coordinator, one per address,
@@ -18,6 +22,19 @@ import org.elastras.client.OtmClientConfig;
 final class PeerOtms implements AutoCloseable {
 
     static final int PEERS_MAX = 256;
+    /**
+     * What OTMs send each other inside a live move's pause or just before it: the move's own
+     * requests (origin to destination), the catalog write (a procedure call, destination to the
+     * catalog's holder), the schema and the connection check. {@link #warmUp} builds their readers
+     * and writers ahead for this OTM's clients; the OTM's server warms the same set.
+     */
+    static final Set<Operation> SENT_IN_MOVES;
+
+    static {
+        EnumSet<Operation> sent = EnumSet.copyOf(Operation.MOVES);
+        sent.addAll(EnumSet.of(Operation.CALL, Operation.CALL_BATCH, Operation.REGISTER_DATABASE, Operation.STATUS));
+        SENT_IN_MOVES = Collections.unmodifiableSet(sent);
+    }
     /** Connections {@link #connectSoon} may have waiting; more are dropped (the first call connects then). */
     static final int CONNECTS_WAITING_MAX = 16;
 
@@ -57,6 +74,16 @@ final class PeerOtms implements AutoCloseable {
                 LOG.log(Level.FINE, "connecting to " + host + ":" + port + " ahead of need failed", e);
             }
         });
+    }
+
+    /**
+     * Builds now the readers and writers of {@link #SENT_IN_MOVES} for this OTM's clients: the
+     * server's codec has other bounds, so its warm-up does not cover them, and a move's first
+     * requests (the origin's hand-over, the destination's catalog write) built them inside the
+     * move's pause, tens of milliseconds a type.
+     */
+    void warmUp() {
+        OtmClient.warmUp(config, SENT_IN_MOVES);
     }
 
     /** The client of the OTM at {@code host:port}. */
