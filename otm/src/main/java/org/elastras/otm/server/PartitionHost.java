@@ -873,24 +873,27 @@ final class PartitionHost {
                 WalPosition notAfter = wal.endPosition();
                 List<CompletableFuture<WalPosition>> logged = wal.appendAll(records);
                 long added = 0;
-                if (!awaitLog) {
-                    for (List<Version> vs : versions) {
-                        added += in.store.apply(unapplied.walId(), notAfter, vs);
-                    }
-                    ticketsHandedOn = true;
-                    CompletableFuture.allOf(logged.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
-                        tickets.forEach(UnappliedCommits.Ticket::close);
-                        if (failed != null) {
-                            LOG.warning(() -> "the last versions of partition " + r.partitionId() + " were not synced in this"
-                                    + " OTM's log (the origin's log, which the manifest names, holds them): " + failed);
-                        }
-                    });
-                } else {
+                if (awaitLog) {
                     for (int i = 0; i < records.size(); i++) {
                         WalPosition position = logged.get(i).join();
                         added += in.store.apply(unapplied.walId(), position, versions.get(i));
                     }
+                } else {
+                    for (List<Version> vs : versions) {
+                        added += in.store.apply(unapplied.walId(), notAfter, vs);
+                    }
                 }
+                // The tickets close once the records are both applied and synced (at once when the
+                // log was awaited). One path for both: the copy's batches run, off the pause, the
+                // code the last versions run inside it (its first run links and deoptimizes).
+                ticketsHandedOn = true;
+                CompletableFuture.allOf(logged.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
+                    tickets.forEach(UnappliedCommits.Ticket::close);
+                    if (failed != null) {
+                        LOG.warning(() -> "the last versions of partition " + r.partitionId() + " were not synced in this"
+                                + " OTM's log (the origin's log, which the manifest names, holds them): " + failed);
+                    }
+                });
                 in.batches = Math.max(in.batches, r.batch());
                 return added;
             } catch (CompletionException e) {
