@@ -168,6 +168,15 @@ public final class OtmClient implements AutoCloseable {
         return coalescer == null ? transport.call(Operation.CALL, request, CallResponse.class) : coalescer.call(request);
     }
 
+    /**
+     * Runs a stored procedure as a request of its own, never coalesced with other calls: for a
+     * call that must not wait behind a batch in flight, nor run the coalescer's code for the first
+     * time where every millisecond counts (a live move's catalog write, made inside its pause).
+     */
+    public CallResponse callAlone(CallRequest request) {
+        return transport.call(Operation.CALL, request, CallResponse.class);
+    }
+
     /** Calls waiting to be sent because earlier requests are in flight (0 without coalescing); for monitoring. */
     public int callsWaiting() {
         return coalescer == null ? 0 : coalescer.queued();

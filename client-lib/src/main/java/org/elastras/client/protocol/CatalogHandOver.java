@@ -1,5 +1,6 @@
 package org.elastras.client.protocol;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 
 /**
@@ -17,7 +18,8 @@ import java.util.List;
  * @param partitionId that catalog partition
  * @param swapArgs the compare-and-set's arguments: the versions the row may hold, the new row
  */
-public record CatalogHandOver(String host, int port, String database, long partitionId, List<Object> swapArgs) {
+public record CatalogHandOver(String host, int port, String database, long partitionId,
+        @JsonSerialize(typing = JsonSerialize.Typing.STATIC) List<Object> swapArgs) {
 
     public CatalogHandOver {
         Fields.requireName("closePartition", "handOver.host", host, ProtocolLimits.NAME_LENGTH_MAX);

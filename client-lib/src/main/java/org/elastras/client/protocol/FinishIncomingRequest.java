@@ -1,5 +1,6 @@
 package org.elastras.client.protocol;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 
 /**
@@ -17,7 +18,8 @@ import java.util.List;
  *     empty if none (then the batch numbered {@code batches} was shipped before)
  * @param handOver the master's catalog write that ends the move, or null to leave it to the master
  */
-public record FinishIncomingRequest(long partitionId, long batches, List<ShippedCommit> lastCommits,
+public record FinishIncomingRequest(long partitionId, long batches,
+        @JsonSerialize(typing = JsonSerialize.Typing.STATIC) List<ShippedCommit> lastCommits,
         CatalogHandOver handOver) {
 
     public FinishIncomingRequest {

@@ -145,7 +145,10 @@ public final class ProtocolCodec {
      * Builds now, instead of on first use, the Smile readers and writers of these operations'
      * requests and responses (and of errors), in the mappers every codec with these bounds
      * shares. A first use costs tens of milliseconds a type in a warm JVM and more in a fresh one;
-     * for {@link Operation#MOVES} it was paid while a moved partition was unavailable.
+     * for {@link Operation#MOVES} it was paid while a moved partition was unavailable. A property
+     * declared as a list is written by its runtime class (which for {@code List.copyOf} depends on
+     * the size), unknown here: the lists of the moves' messages are declared statically typed
+     * ({@code @JsonSerialize(typing = STATIC)}), so that this builds all they need.
      */
     public void warmUp(Collection<Operation> operations) {
         for (Operation op : operations) {

@@ -1,5 +1,6 @@
 package org.elastras.client.protocol;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 
 /**
@@ -12,7 +13,8 @@ import java.util.List;
  * @param batch this request's number
  * @param commits the commits, at most {@link #COMMITS_MAX}
  */
-public record ShipVersionsRequest(long partitionId, long batch, List<ShippedCommit> commits) {
+public record ShipVersionsRequest(long partitionId, long batch,
+        @JsonSerialize(typing = JsonSerialize.Typing.STATIC) List<ShippedCommit> commits) {
 
     /** Most commits in one request (the body limit bounds the bytes). */
     public static final int COMMITS_MAX = 10_000;

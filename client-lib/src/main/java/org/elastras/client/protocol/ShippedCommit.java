@@ -1,5 +1,6 @@
 package org.elastras.client.protocol;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 
 /**
@@ -10,7 +11,8 @@ import java.util.List;
  * @param keys the encoded keys
  * @param values the encoded values, one per key, null for a deletion
  */
-public record ShippedCommit(long cts, List<byte[]> keys, List<byte[]> values) {
+public record ShippedCommit(long cts, @JsonSerialize(typing = JsonSerialize.Typing.STATIC) List<byte[]> keys,
+        @JsonSerialize(typing = JsonSerialize.Typing.STATIC) List<byte[]> values) {
 
     public ShippedCommit {
         Fields.requireCts("shipVersions", "cts", cts);

@@ -999,7 +999,7 @@ final class PartitionHost {
         return CompletableFuture.supplyAsync(() -> {
             long started = System.nanoTime();
             try {
-                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.get().call(
+                PartitionRowSwap.Result result = PartitionRowSwap.Result.fromWire(catalogHolder.get().callAlone(
                         PartitionRowSwap.request(h.database(), h.partitionId(), h.swapArgs())).result());
                 long ms = (System.nanoTime() - started) / 1_000_000;
                 return result.outcome() == PartitionRowSwap.Outcome.SWAPPED ? new Recorded(true, ms, null)
