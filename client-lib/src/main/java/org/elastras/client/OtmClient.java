@@ -165,7 +165,7 @@ public final class OtmClient implements AutoCloseable {
      * own answer or error, as if sent alone.
      */
     public CallResponse call(CallRequest request) {
-        return coalescer == null ? transport.call(Operation.CALL, request, CallResponse.class) : coalescer.call(request);
+        return coalescer == null ? callAlone(request) : coalescer.call(request);
     }
 
     /**
