@@ -60,7 +60,7 @@ public final class TpccLoader {
         long startNanos = System.nanoTime();
         List<List<Object>> items = generator.items();
         target.loadItems(items);
-        progress.rowsLoaded(loaded.addAndGet(items.size()), expected);
+        loaded(items.size(), loaded, expected, progress);
         int poolSize = Math.min(threads, warehouses);
         ExecutorService pool = Executors.newFixedThreadPool(poolSize);
         try {
@@ -81,6 +81,17 @@ public final class TpccLoader {
         return new Report(loaded.get(), (System.nanoTime() - startNanos) / 1e9, poolSize);
     }
 
+    /**
+     * Counts {@code rows} loaded and reports the new total. The count and the report are one step,
+     * so that the totals reach {@code progress} in increasing order from every loader thread (the
+     * last report is the whole load).
+     */
+    private static void loaded(int rows, AtomicLong loaded, long expected, Progress progress) {
+        synchronized (loaded) {
+            progress.rowsLoaded(loaded.addAndGet(rows), expected);
+        }
+    }
+
     private void loadWarehouse(TpccTarget target, int w, AtomicLong loaded, long expected, Progress progress) throws Exception {
         int batchMax = target.loadBatchRowsMax();
         Map<String, List<List<Object>>> pending = new HashMap<>();
@@ -90,7 +101,7 @@ public final class TpccLoader {
                 batch.add(row);
                 if (batch.size() == batchMax) {
                     writer.write(table, batch);
-                    progress.rowsLoaded(loaded.addAndGet(batch.size()), expected);
+                    loaded(batch.size(), loaded, expected, progress);
                     batch.clear();
                 }
             });
@@ -99,7 +110,7 @@ public final class TpccLoader {
                 List<List<Object>> batch = pending.get(table);
                 if (batch != null && !batch.isEmpty()) {
                     writer.write(table, batch);
-                    progress.rowsLoaded(loaded.addAndGet(batch.size()), expected);
+                    loaded(batch.size(), loaded, expected, progress);
                 }
             }
         }
