@@ -10,14 +10,18 @@ package org.elastras.client.protocol;
  * the very same request again, so a report lost on the way back is never applied twice.
  *
  * @param otmId the sender
+ * @param run the sender's run of that id: the wal id it registered in ZooKeeper ({@code "run"} in
+ *     its registration); the master exchanges only with the run it saw register, so a restarted
+ *     OTM keeps its id while a zombie of an earlier run gets nothing
  * @param sequence the report's number, increasing per OTM process from 1; a retry repeats it
  * @param timestamps the timestamp report (see {@link TimestampReport})
  * @param load the OTM's load, or null in the periods that carry none (it is sent about once a second)
  */
-public record HeartbeatRequest(String otmId, long sequence, TimestampReport timestamps, OtmLoad load) {
+public record HeartbeatRequest(String otmId, String run, long sequence, TimestampReport timestamps, OtmLoad load) {
 
     public HeartbeatRequest {
         Fields.requireName("heartbeat", "otmId", otmId, ProtocolLimits.NAME_LENGTH_MAX);
+        Fields.requireName("heartbeat", "run", run, ProtocolLimits.NAME_LENGTH_MAX);
         if (sequence < 1) {
             throw Fields.malformed("heartbeat", "sequence must be >= 1, got " + sequence);
         }

@@ -134,7 +134,8 @@ final class FaultInjector {
             case KILL_OTM -> {
                 String victim = chooseOtm();
                 cluster.killOtm(victim);
-                String replacement = cluster.startOtm();
+                // Restarted under its id, as a service manager would: a new run, with a log of its own.
+                String replacement = cluster.restartOtm(victim);
                 return new FaultEvent(index, kind, victim, replacement, start, System.nanoTime(), 0);
             }
             case KILL_MASTER -> {

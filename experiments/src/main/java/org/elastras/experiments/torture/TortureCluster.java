@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,8 @@ final class TortureCluster implements AutoCloseable {
     private final Map<String, Boolean> masterActive = new ConcurrentHashMap<>();
     /** Guarded by this. */
     private int otmsStarted;
+    /** Guarded by this: OTM id -> how many times it was restarted under that id. */
+    private final Map<String, Integer> otmRuns = new HashMap<>();
     /** Guarded by this. */
     private int mastersStarted;
 
@@ -117,8 +120,28 @@ final class TortureCluster implements AutoCloseable {
         synchronized (this) {
             id = "otm-" + (++otmsStarted);
         }
+        return startOtm(id, id);
+    }
+
+    /**
+     * Starts a new run of the killed OTM {@code id} under the same id, as a service manager would,
+     * and waits until it serves (its start waits for the dead run's registration to go); returns
+     * the id. Its logs are {@code <id>.run<n>.log}.
+     */
+    String restartOtm(String id) throws Exception {
+        int run;
+        synchronized (this) {
+            if (otms.containsKey(id)) {
+                throw new IllegalArgumentException("OTM " + id + " still runs");
+            }
+            run = otmRuns.merge(id, 1, Integer::sum) + 1;
+        }
+        return startOtm(id, id + ".run" + run);
+    }
+
+    private String startOtm(String id, String logName) throws Exception {
         CompletableFuture<Integer> ready = new CompletableFuture<>();
-        ChildJvm jvm = ChildJvm.start(id, OtmMain.class.getName(), List.of("--id", id, "--zk", zkConnect(), "--dfs",
+        ChildJvm jvm = ChildJvm.start(logName, OtmMain.class.getName(), List.of("--id", id, "--zk", zkConnect(), "--dfs",
                 dfs.toUri().toString(), "--port", "0"), logDirectory, line -> {
                     Matcher m = OTM_READY.matcher(line);
                     if (m.find()) {

@@ -29,6 +29,8 @@ import org.elastras.catalog.meta.ZkPaths;
 public final class LeaseKeeper implements Closeable {
 
     private static final Logger LOG = Logger.getLogger(LeaseKeeper.class.getName());
+    /** How often a registration held by another process is checked while waiting for it to go. */
+    private static final long REGISTERED_POLL_MS = 100;
 
     /** Told when the right to serve changes. Implementations must be quick and must not block. */
     public interface Listener {
@@ -67,33 +69,53 @@ public final class LeaseKeeper implements Closeable {
     }
 
     /**
-     * Waits for a connection and creates the ephemeral registration.
+     * Waits for a connection and creates the ephemeral registration. If the id is registered
+     * already, waits (up to the same timeout) for that registration to go: after a crash and a
+     * quick restart under the same id it belongs to the dead process until its session expires or
+     * the master fences it.
      *
-     * @throws IllegalStateException if another live process holds this OTM id (its znode exists)
+     * @throws IllegalStateException if the id is still registered at the timeout (another live
+     *     process holds this OTM id, or a crashed one's session outlived the wait)
      * @throws java.util.concurrent.TimeoutException if ZooKeeper cannot be reached in time
      */
     public void acquire(long timeoutMillis) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         if (!client.blockUntilConnected((int) timeoutMillis, TimeUnit.MILLISECONDS)) {
             throw new java.util.concurrent.TimeoutException("cannot reach ZooKeeper within " + timeoutMillis
                     + " ms to acquire the lease " + path + ": check the connect string");
         }
-        synchronized (this) {
-            if (state != State.NOT_ACQUIRED) {
-                throw new IllegalStateException("lease " + path + " already acquired (state " + state + ")");
+        boolean told = false;
+        while (!tryCreate(deadline, timeoutMillis)) {
+            if (!told) {
+                told = true;
+                LOG.info(() -> "lease " + path + " is registered by another process (a crashed run of this id whose"
+                        + " session has not expired yet?): waiting up to " + timeoutMillis + " ms for it to go");
             }
-            client.getConnectionStateListenable().addListener(connectionListener);
-            try {
-                client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, registration);
-            } catch (KeeperException.NodeExistsException e) {
-                client.getConnectionStateListenable().removeListener(connectionListener);
-                throw new IllegalStateException("OTM id already registered at " + path
-                        + ": another process holds it, or a crashed one whose session has not expired yet;"
-                        + " use another id or wait for the session timeout", e);
-            }
-            sessionId = client.getZookeeperClient().getZooKeeper().getSessionId();
-            state = State.HELD;
+            Thread.sleep(REGISTERED_POLL_MS);
         }
         LOG.info(() -> "lease acquired: " + path + " session 0x" + Long.toHexString(sessionId));
+    }
+
+    /** One attempt to create the registration: false if it exists and there is time left to wait. */
+    private synchronized boolean tryCreate(long deadline, long timeoutMillis) throws Exception {
+        if (state != State.NOT_ACQUIRED) {
+            throw new IllegalStateException("lease " + path + " already acquired (state " + state + ")");
+        }
+        client.getConnectionStateListenable().addListener(connectionListener);
+        try {
+            client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, registration);
+        } catch (KeeperException.NodeExistsException e) {
+            client.getConnectionStateListenable().removeListener(connectionListener);
+            if (System.nanoTime() - deadline < 0) {
+                return false;
+            }
+            throw new IllegalStateException("OTM id already registered at " + path + " after waiting " + timeoutMillis
+                    + " ms: another process holds it, or a crashed one whose session has not expired yet;"
+                    + " use another id or wait for the session timeout", e);
+        }
+        sessionId = client.getZookeeperClient().getZooKeeper().getSessionId();
+        state = State.HELD;
+        return true;
     }
 
     /** True while this OTM may serve: the lease is held and the connection is up. */

@@ -42,6 +42,8 @@ final class MasterLink implements AutoCloseable {
     private static final long WARN_INTERVAL_MS = 5_000;
 
     private final String otmId;
+    /** This run of the OTM: its wal id, as in its ZooKeeper registration. */
+    private final String run;
     private final CuratorFramework zk;
     private final ZkPaths paths;
     private final RangeTimestampSource timestamps;
@@ -62,12 +64,13 @@ final class MasterLink implements AutoCloseable {
     private volatile long lastExchangeMs = -1;
     private volatile long exchanges;
 
-    MasterLink(String otmId, CuratorFramework zk, ZkPaths paths, RangeTimestampSource timestamps, Supplier<OtmLoad> load,
+    MasterLink(String otmId, String run, CuratorFramework zk, ZkPaths paths, RangeTimestampSource timestamps, Supplier<OtmLoad> load,
             long periodMs, Runnable declaredFailed) {
         if (periodMs < 1) {
             throw new IllegalArgumentException("heartbeat period must be >= 1 ms, got " + periodMs);
         }
         this.otmId = otmId;
+        this.run = run;
         this.zk = zk;
         this.paths = paths;
         this.timestamps = timestamps;
@@ -143,7 +146,7 @@ final class MasterLink implements AutoCloseable {
                 warn("no active master is announced in ZooKeeper yet");
                 return false;
             }
-            HeartbeatResponse response = client.heartbeat(new HeartbeatRequest(otmId, report.sequence(), report.report(),
+            HeartbeatResponse response = client.heartbeat(new HeartbeatRequest(otmId, run, report.sequence(), report.report(),
                     loadNow));
             timestamps.accepted(report.sequence(), response.timestamps());
             if (loadNow != null) {

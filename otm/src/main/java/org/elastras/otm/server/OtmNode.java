@@ -37,6 +37,7 @@ import org.elastras.storage.sstable.BlockCache;
 import org.elastras.storage.store.StoreEnvironment;
 import org.elastras.storage.store.StoreOptions;
 import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.wal.WalNames;
 import org.elastras.storage.wal.WalOptions;
 import org.elastras.storage.wal.WalWriter;
 
@@ -65,6 +66,8 @@ public final class OtmNode implements AutoCloseable {
     private final OtmConfig config;
     private final CuratorFramework zk;
     private final Dfs dfs;
+    /** This run's log ({@link WalNames}). */
+    private final String walId;
     private final WalWriter wal;
     private final ExecutorService maintenance;
     private final ScheduledExecutorService timer;
@@ -97,8 +100,10 @@ public final class OtmNode implements AutoCloseable {
                 .sessionTimeoutMs(config.zkSessionTimeoutMs()).connectionTimeoutMs(Math.min(5_000, config.zkSessionTimeoutMs()))
                 .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000)).build();
         zk.start();
-        this.wal = WalWriter.open(dfs, PartitionHost.walDirectory(config.otmId()), WalOptions.DEFAULT);
-        UnappliedCommits unapplied = new UnappliedCommits(config.otmId(), wal);
+        // A log of this run's own: never one an earlier run of this id wrote (see WalNames).
+        this.walId = WalNames.newWalId(dfs, config.otmId(), System::currentTimeMillis);
+        this.wal = WalWriter.open(dfs, WalNames.liveDirectory(walId), WalOptions.DEFAULT);
+        UnappliedCommits unapplied = new UnappliedCommits(walId, wal);
         SnapshotTracker snapshots = new SnapshotTracker(0, 1_000_000);
         TimestampSource timestamps;
         if (config.standalone()) {
@@ -177,19 +182,20 @@ public final class OtmNode implements AutoCloseable {
             node.partitions.warmUp();
             node.http.warmUp(PeerOtms.SENT_IN_MOVES);
             node.peers.warmUp();
-            String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"startedMs\":"
-                    + System.currentTimeMillis() + "}";
+            String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"run\":\""
+                    + node.walId + "\",\"startedMs\":" + System.currentTimeMillis() + "}";
             node.lease = new LeaseKeeper(node.zk, new ZkPaths(config.zkRoot()), config.otmId(), utf8(registration),
                     node.leaseListener);
             node.lease.acquire(Math.max(10_000, config.zkSessionTimeoutMs()));
             if (node.rangeTimestamps != null) {
-                node.masterLink = new MasterLink(config.otmId(), node.zk, new ZkPaths(config.zkRoot()), node.rangeTimestamps,
+                node.masterLink = new MasterLink(config.otmId(), node.walId, node.zk, new ZkPaths(config.zkRoot()), node.rangeTimestamps,
                         node::load, config.heartbeatMs(), node::declaredFailed);
                 node.masterLink.start();
             }
             node.timer.scheduleWithFixedDelay(node::reap, 1, 1, TimeUnit.SECONDS);
             node.resolver.scheduleWithFixedDelay(node::resolveInDoubt, 500, 500, TimeUnit.MILLISECONDS);
-            LOG.info(() -> "OTM " + config.otmId() + " serving on " + config.host() + ":" + node.http.port() + " " + registration);
+            LOG.info(() -> "OTM " + config.otmId() + " serving on " + config.host() + ":" + node.http.port() + " " + registration
+                    + ", logging to " + WalNames.liveDirectory(node.walId));
             return node;
         } catch (Exception e) {
             node.close();
@@ -299,6 +305,11 @@ public final class OtmNode implements AutoCloseable {
 
     public String otmId() {
         return config.otmId();
+    }
+
+    /** The wal id of this run's log: {@code <otm id>@<start time>} ({@link WalNames}). */
+    public String walId() {
+        return walId;
     }
 
     /** Whether this OTM holds its lease and serves. */

@@ -62,6 +62,7 @@ import org.elastras.storage.store.Version;
 import org.elastras.storage.util.LimitExceededException;
 import org.elastras.storage.wal.WalPosition;
 import org.elastras.storage.wal.WalRecord;
+import org.elastras.storage.wal.WalNames;
 import org.elastras.storage.wal.WalRetention;
 import org.elastras.storage.wal.WalWriter;
 
@@ -174,6 +175,8 @@ final class PartitionHost {
     }
 
     private final String otmId;
+    /** This OTM's own log (this run's), as partition manifests name it in their replay points. */
+    private final String walId;
     private final Dfs dfs;
     private final WalWriter wal;
     private final UnappliedCommits unapplied;
@@ -223,6 +226,7 @@ final class PartitionHost {
             StoreEnvironment environment, TransactionManager transactions, TimestampSource timestamps,
             SnapshotTracker snapshots, GlobalTables globals, long drainTimeoutMs, int databasesMax) {
         this.otmId = otmId;
+        this.walId = unapplied.walId();
         this.dfs = dfs;
         this.wal = wal;
         this.unapplied = unapplied;
@@ -244,14 +248,9 @@ final class PartitionHost {
         return lifecycleStripes[(int) (partitionId ^ (partitionId >>> 32)) & (LIFECYCLE_STRIPES - 1)];
     }
 
-    /** The DFS directory of the log of the OTM named {@code walId}. */
-    static String walDirectory(String walId) {
-        return Dfs.join("wal", walId);
-    }
-
-    /** Where an OTM warms its partition open path on scratch data; its own, deleted after use. */
-    static String warmupDirectory(String otmId) {
-        return Dfs.join("warmup", otmId);
+    /** Where a run of an OTM (its wal id) warms its partition open path on scratch data; its own, deleted after use. */
+    static String warmupDirectory(String walId) {
+        return Dfs.join("warmup", walId);
     }
 
     /**
@@ -262,7 +261,7 @@ final class PartitionHost {
     void warmUp() {
         long started = System.nanoTime();
         try {
-            int versions = StoreWarmup.run(dfs, warmupDirectory(otmId), environment);
+            int versions = StoreWarmup.run(dfs, warmupDirectory(walId), environment);
             long storeWarm = System.nanoTime();
             warmUpOpenAndClose();
             long done = System.nanoTime();
@@ -292,7 +291,7 @@ final class PartitionHost {
                         .column("AMOUNT", ColumnType.decimal(12, 2)).key("ID", "LINE"))
                 .build();
         String name = Names.canonical(WARMUP_DATABASE);
-        String directory = Dfs.join(warmupDirectory(otmId), "partition");
+        String directory = Dfs.join(warmupDirectory(walId), "partition");
         if (databases.putIfAbsent(name, schema) != null) {
             throw new IllegalStateException("database " + WARMUP_DATABASE + " is registered already; no warm-up");
         }
@@ -313,21 +312,12 @@ final class PartitionHost {
         }
     }
 
-    /**
-     * The DFS directory a master moves the log of a failed OTM to, to fence it (the master's
-     * {@code WalFence} uses the same names).
-     */
-    static String fencedWalDirectory(String walId) {
-        return Dfs.join("wal-fenced", walId);
-    }
-
-    /** The directory recovery reads the log {@code walId} from: the fenced one once the master moved it. */
-    static String recoveryWalDirectory(Dfs dfs, String walId) {
-        String fenced = fencedWalDirectory(walId);
+    /** The directory recovery reads the log {@code log} from: the fenced one once the master moved it. */
+    private String recoveryWalDirectory(String log) {
         try {
-            return dfs.exists(fenced) ? fenced : walDirectory(walId);
+            return WalNames.recoveryDirectory(dfs, log);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot check whether the log of OTM " + walId + " was fenced at " + fenced, e);
+            throw new UncheckedIOException("cannot check whether the log " + log + " was fenced", e);
         }
     }
 
@@ -405,7 +395,7 @@ final class PartitionHost {
             long storeOpened = System.nanoTime();
             try {
                 InDoubtReplay inDoubt = new InDoubtReplay(partitionId);
-                WalPosition ownToReplay = store.manifest().replayPoints().get(otmId);
+                WalPosition ownToReplay = store.manifest().replayPoints().get(walId);
                 if (ownToReplay != null) {
                     // Replay reads this OTM's own log from there: keep a concurrent close or flush
                     // of another partition from deleting those segments meanwhile. Never past what
@@ -414,7 +404,7 @@ final class PartitionHost {
                     retention.retain(partitionId, WalPosition.min(ownToReplay, unapplied.replayPoint()));
                 }
                 PartitionRecovery.Result replayed = PartitionRecovery.replay(store, partitionId, dfs,
-                        walId -> recoveryWalDirectory(dfs, walId), inDoubt);
+                        this::recoveryWalDirectory, inDoubt);
                 long replayDone = System.nanoTime();
                 // New commits must order after every recovered one, and transactions must read at a
                 // snapshot that includes them all.
@@ -427,7 +417,7 @@ final class PartitionHost {
                 }
                 long timestampsDone = System.nanoTime();
                 store.finishRecovery(unapplied);
-                WalPosition own = store.manifest().replayPoints().get(otmId);
+                WalPosition own = store.manifest().replayPoints().get(walId);
                 retention.retain(partitionId, own == null ? wal.endPosition() : own);
                 transactions.addPartition(partitionId, store, inDoubt.inDoubt(store));
                 serve(partitionId, new Served(descriptor, access, store, startKey, endKey));
@@ -794,7 +784,7 @@ final class PartitionHost {
                     throw e;
                 }
                 // The manifest names this OTM's log from here: keep it until the manifest does not.
-                retention.retain(partitionId, in.begun.replayPoints().get(otmId));
+                retention.retain(partitionId, in.begun.replayPoints().get(walId));
                 incoming.put(partitionId, in);
             }
         } finally {
@@ -876,11 +866,11 @@ final class PartitionHost {
                 if (awaitLog) {
                     for (int i = 0; i < records.size(); i++) {
                         WalPosition position = logged.get(i).join();
-                        added += in.store.apply(unapplied.walId(), position, versions.get(i));
+                        added += in.store.apply(walId, position, versions.get(i));
                     }
                 } else {
                     for (List<Version> vs : versions) {
-                        added += in.store.apply(unapplied.walId(), notAfter, vs);
+                        added += in.store.apply(walId, notAfter, vs);
                     }
                 }
                 // The tickets close once the records are both applied and synced (at once when the
@@ -1149,7 +1139,7 @@ final class PartitionHost {
             return false;
         }
         long copyFinished = System.nanoTime();
-        WalPosition own = in.begun.replayPoints().get(otmId);
+        WalPosition own = in.begun.replayPoints().get(walId);
         retention.retain(partitionId, own == null ? wal.endPosition() : own);
         handedOff.remove(partitionId);
         transactions.addPartition(partitionId, in.store, List.of());
@@ -1179,7 +1169,7 @@ final class PartitionHost {
                 handedOff.remove(partitionId, e.getValue());
                 continue;
             }
-            WalPosition named = PartitionStore.readManifest(dfs, e.getValue()).replayPoints().get(otmId);
+            WalPosition named = PartitionStore.readManifest(dfs, e.getValue()).replayPoints().get(walId);
             if (named == null) {
                 handedOff.remove(partitionId, e.getValue());
                 retention.release(partitionId);
@@ -1203,7 +1193,7 @@ final class PartitionHost {
     void flush(long partitionId) throws IOException {
         Served s = served(partitionId);
         s.store().flush();
-        WalPosition own = s.store().manifest().replayPoints().get(otmId);
+        WalPosition own = s.store().manifest().replayPoints().get(walId);
         if (own != null) {
             retention.retain(partitionId, own);
         }

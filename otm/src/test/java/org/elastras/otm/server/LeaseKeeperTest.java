@@ -73,16 +73,30 @@ class LeaseKeeperTest {
     }
 
     @Test
-    void oneLiveProcessPerOtmId() throws Exception {
+    void oneLiveProcessPerOtmIdAndARestartWaitsForTheEarlierOneToGo() throws Exception {
         LeaseKeeper first = new LeaseKeeper(client(10_000), ZkPaths.defaults(), "otm-1", new byte[] {1}, new Events());
         first.acquire(5_000);
         assertTrue(first.holds());
         LeaseKeeper second = new LeaseKeeper(client(10_000), ZkPaths.defaults(), "otm-1", new byte[] {2}, new Events());
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> second.acquire(5_000));
+        long started = System.nanoTime();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> second.acquire(1_000));
         assertTrue(e.getMessage().contains("already registered"), e.getMessage());
-        first.close();
-        second.acquire(5_000);
+        assertTrue(System.nanoTime() - started >= 1_000_000_000L, "it waited the timeout for the holder to go");
+        assertFalse(second.holds());
+        // A restart under the same id waits for the earlier registration to go, then holds the lease.
+        Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                first.close();
+            } catch (Exception ignored) {
+                // The acquire below then times out and fails the test.
+            }
+        });
+        closer.start();
+        second.acquire(10_000);
+        closer.join();
         assertTrue(second.holds());
+        assertFalse(first.holds());
     }
 
     @Test

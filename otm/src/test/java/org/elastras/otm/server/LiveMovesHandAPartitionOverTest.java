@@ -183,11 +183,11 @@ class LiveMovesHandAPartitionOverTest {
                     String directory = PartitionHost.partitionDirectory(TreeBankProcedures.DATABASE, PARTITION);
                     long deadline = System.nanoTime() + 30_000_000_000L;
                     while (org.elastras.storage.store.PartitionStore.readManifest(dfs, directory).replayPoints()
-                            .containsKey("otm-a")) {
+                            .containsKey(a.walId())) {
                         assertTrue(System.nanoTime() < deadline, "the partition's manifest still names otm-a's log");
                         Thread.sleep(10);
                     }
-                    assertEquals(java.util.Set.of("otm-b"), org.elastras.storage.store.PartitionStore.readManifest(dfs,
+                    assertEquals(java.util.Set.of(b.walId()), org.elastras.storage.store.PartitionStore.readManifest(dfs,
                             directory).replayPoints().keySet());
                 }
             } finally {

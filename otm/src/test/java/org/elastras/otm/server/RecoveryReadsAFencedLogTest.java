@@ -18,6 +18,7 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.RegisterDatabaseRequest;
 import org.elastras.client.protocol.SchemaSpec;
 import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.wal.WalNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,9 +48,9 @@ class RecoveryReadsAFencedLogTest {
             // Closing without a flush: the rows are only in first's log, which the manifest names.
             first.close();
             try (Dfs dfs = Dfs.open(temp.resolve("dfs").toUri())) {
-                dfs.mkdirs("wal-fenced");
-                dfs.rename(PartitionHost.walDirectory("otm-first"), PartitionHost.fencedWalDirectory("otm-first"));
-                assertFalse(dfs.exists(PartitionHost.walDirectory("otm-first")));
+                dfs.mkdirs(WalNames.FENCED_ROOT);
+                dfs.rename(WalNames.liveDirectory(first.walId()), WalNames.fencedDirectory(first.walId()));
+                assertFalse(dfs.exists(WalNames.liveDirectory(first.walId())));
             }
             try (OtmNode second = OtmNode.start(config("otm-second", zk));
                     OtmClient client = new OtmClient("127.0.0.1", second.port())) {

@@ -11,6 +11,7 @@ import org.elastras.storage.sstable.BlockCache;
 import org.elastras.storage.store.StoreEnvironment;
 import org.elastras.storage.store.StoreOptions;
 import org.elastras.storage.store.UnappliedCommits;
+import org.elastras.storage.wal.WalNames;
 import org.elastras.storage.wal.WalOptions;
 import org.elastras.storage.wal.WalWriter;
 
@@ -22,7 +23,7 @@ import org.elastras.storage.wal.WalWriter;
 record StandaloneHost(WalWriter wal, TransactionManager transactions, PartitionHost host) {
 
     static StandaloneHost start(Dfs dfs, String otmId) throws IOException {
-        WalWriter wal = WalWriter.open(dfs, PartitionHost.walDirectory(otmId), WalOptions.DEFAULT);
+        WalWriter wal = WalWriter.open(dfs, WalNames.liveDirectory(otmId), WalOptions.DEFAULT);
         UnappliedCommits unapplied = new UnappliedCommits(otmId, wal);
         SnapshotTracker snapshots = new SnapshotTracker(0, 100_000);
         LocalTimestampSource timestamps = new LocalTimestampSource(0, snapshots);

@@ -15,6 +15,7 @@ import org.elastras.client.protocol.ErrorCode;
 import org.elastras.otm.txn.Isolation;
 import org.elastras.otm.txn.RowTransaction;
 import org.elastras.otm.txn.TransactionManager;
+import org.elastras.storage.wal.WalNames;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -64,7 +65,7 @@ class TheOpenPathWarmUpLeavesNothingBehindTest {
         stopHost();
         // It starts again and warms up before it takes its lease.
         startHost();
-        List<String> segmentsBefore = dfs.list(PartitionHost.walDirectory("otm-t"));
+        List<String> segmentsBefore = dfs.list(WalNames.liveDirectory("otm-t"));
         assertTrue(segmentsBefore.size() >= 2, "the old log's segment and the new one: " + segmentsBefore);
         int createdBefore = dfs.created.size();
 
@@ -76,7 +77,7 @@ class TheOpenPathWarmUpLeavesNothingBehindTest {
                 .count();
         assertTrue(scratchManifests >= 2L * PartitionHost.WARMUP_ROUNDS, "each round recovers and hands over the scratch"
                 + " partition, a manifest each; written: " + dfs.created.subList(createdBefore, dfs.created.size()));
-        assertEquals(segmentsBefore, dfs.list(PartitionHost.walDirectory("otm-t")), "no log segment was deleted");
+        assertEquals(segmentsBefore, dfs.list(WalNames.liveDirectory("otm-t")), "no log segment was deleted");
         assertFalse(dfs.exists(PartitionHost.warmupDirectory("otm-t")), "the scratch files are gone");
         assertEquals(ErrorCode.UNKNOWN_DATABASE, assertThrows(ElasTrasException.class,
                 () -> host.database(PartitionHost.WARMUP_DATABASE)).code(), "the scratch schema is gone");

@@ -98,6 +98,11 @@ public final class ClusterState {
     private final TreeMap<String, Fence> fences = new TreeMap<>();
     /** Lost OTMs not recovered yet. */
     private final TreeMap<String, Recovery> recoveries = new TreeMap<>();
+    /**
+     * New runs that registered under the id of a lost OTM whose fence is not confirmed yet; each
+     * joins once it is (the fence must not take the new run's registration or log for the old one's).
+     */
+    private final TreeMap<String, ClusterEvent.OtmJoined> waitingForFence = new TreeMap<>();
     private final TreeMap<Long, Partition> partitions = new TreeMap<>();
     /** The catalog's partitions (ROOT and META), also in {@link #partitions}. */
     private final TreeMap<Long, Partition> catalog = new TreeMap<>();
@@ -369,8 +374,10 @@ public final class ClusterState {
 
     private void joined(ClusterEvent.OtmJoined e, List<Decision> out) {
         if (fences.containsKey(e.otmId())) {
-            // A process re-registered under an id whose fence is under way: the fence deletes its
-            // registration, so it will not serve; it may join again under a new id.
+            // A new run of the id (a restart) registered while the previous run's fence is under
+            // way: it joins once the fence is confirmed. Its partitions' recovery goes on meanwhile,
+            // and may use it from then on.
+            waitingForFence.put(e.otmId(), e);
             return;
         }
         if (!otms.containsKey(e.otmId()) && otms.size() >= limits.otmsMax()) {
@@ -379,9 +386,11 @@ public final class ClusterState {
             return;
         }
         otms.put(e.otmId(), new Address(e.host(), e.port()));
+        out.add(new Decision.OtmAdmitted(e.otmId()));
     }
 
     private void lost(String otmId, List<Decision> out) {
+        waitingForFence.remove(otmId); // A run waiting to join left before it could.
         if (otms.remove(otmId) == null) {
             return; // Unknown or already lost.
         }
@@ -394,6 +403,7 @@ public final class ClusterState {
         Fence fence = new Fence();
         fences.put(otmId, fence);
         Recovery recovery = recoveries.computeIfAbsent(otmId, id -> new Recovery());
+        recovery.fenced = false; // A later run of an id still being recovered failed too: its log needs the fence.
         for (Partition p : partitions.values()) {
             if (otmId.equals(p.record.owner()) && p.state != PartitionState.UNASSIGNED) {
                 if (p.moveTo != null || p.movedFrom != null) {
@@ -439,6 +449,10 @@ public final class ClusterState {
         if (r != null) {
             r.fenced = true;
             checkRecovered(otmId, out);
+        }
+        ClusterEvent.OtmJoined waiting = waitingForFence.remove(otmId);
+        if (waiting != null) {
+            joined(waiting, out);
         }
     }
 
@@ -682,6 +696,11 @@ public final class ClusterState {
     /** The OTMs being drained. */
     public List<String> drainingOtms() {
         return new ArrayList<>(draining);
+    }
+
+    /** Whether a new run of {@code otmId} registered and waits for the fence of the previous run to join. */
+    public boolean waitingForFence(String otmId) {
+        return waitingForFence.containsKey(otmId);
     }
 
     /** Whether a fence of {@code otmId} is still to be confirmed. */

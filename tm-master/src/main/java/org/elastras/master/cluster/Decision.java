@@ -85,6 +85,14 @@ public sealed interface Decision {
     record PartitionUnassigned(long partitionId, String formerOwner) implements Decision {
     }
 
+    /**
+     * An OTM joined and is live from now on (at once, or once the fence of a previous run of its id
+     * was confirmed): the master accepts the heartbeats of the run that registered and tells it the
+     * schemas it knows.
+     */
+    record OtmAdmitted(String otmId) implements Decision {
+    }
+
     /** Report: a live OTM is not used (over a limit); nothing is assigned to it. */
     record OtmIgnored(String otmId, String reason) implements Decision {
     }

@@ -1,7 +1,9 @@
 package org.elastras.master.cluster;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,7 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.elastras.catalog.key.KeyCodec;
 import org.elastras.catalog.meta.CatalogSchemas;
 import org.elastras.catalog.meta.MetaRow;
@@ -168,8 +171,23 @@ public final class Master implements AutoCloseable {
     private final Map<String, OtmLoad> loads = new ConcurrentHashMap<>();
     /** Per OTM: the last report applied and the reply, to answer a resent report without applying it twice. */
     private final Map<String, Exchanged> lastExchange = new ConcurrentHashMap<>();
-    /** OTMs declared failed in this term: their heartbeats are answered DECLARED_FAILED. */
+    /** OTMs declared failed in this term (for the operators' view, the balancer and the claims). */
     private final Set<String> failedOtms = ConcurrentHashMap.newKeySet();
+    /**
+     * Per OTM id: the run (its wal id, {@code "run"} in its registration) whose znode the membership
+     * cache saw last. A restarted OTM keeps its id and registers a new run. Loop thread writes.
+     */
+    private final Map<String, String> registeredRuns = new ConcurrentHashMap<>();
+    /** Per OTM id: the run admitted as live; only its heartbeats are answered. Loop thread writes. */
+    private final Map<String, String> liveRuns = new ConcurrentHashMap<>();
+    /** Per OTM id: the live run just lost, until the fence decision declares it failed. Loop thread. */
+    private final Map<String, String> lostRuns = new HashMap<>();
+    /**
+     * Per OTM id: its runs declared failed and not recovered yet, as the timestamp service knows
+     * them (the run, or the id for an OTM found dead at a rebuild, run unknown); their heartbeats are
+     * answered DECLARED_FAILED. Loop thread writes; heartbeat and fence threads read.
+     */
+    private final Map<String, Set<String>> failedRuns = new ConcurrentHashMap<>();
     /**
      * After taking over: the OTMs whose CTS claims the timestamp service still waits for (live ones
      * until their first exchange, failed ones until recovered). Guarded by itself.
@@ -365,6 +383,9 @@ public final class Master implements AutoCloseable {
                         last == null ? -1 : Math.max(0, now - last)));
             }
             for (String id : new TreeSet<>(failedOtms)) {
+                if (state.liveOtms().contains(id)) {
+                    continue; // A new run of the id is live.
+                }
                 out.add(new OtmView(id, otmHosts.get(id), otmPorts.getOrDefault(id, 0), false, state.recovering(id), -1));
             }
             return out;
@@ -416,9 +437,9 @@ public final class Master implements AutoCloseable {
                     + " is not the active master; the active one is announced at " + paths.activeMaster());
         }
         String otmId = request.otmId();
-        if (failedOtms.contains(otmId)) {
-            throw new ElasTrasException(ErrorCode.DECLARED_FAILED, "OTM " + otmId + " was declared failed; its partitions"
-                    + " are recovered elsewhere and it must not serve again under this id");
+        String run = request.run();
+        if (!run.equals(liveRuns.get(otmId))) {
+            throw refusal(otmId, run);
         }
         if (ts.fenced()) {
             post(term, () -> abdicate("another master advanced the timestamp high-water mark"));
@@ -435,7 +456,7 @@ public final class Master implements AutoCloseable {
         }
         TimestampReply reply;
         try {
-            reply = ts.exchange(otmId, request.timestamps());
+            reply = ts.exchange(run, request.timestamps());
         } catch (RejectedReportException e) {
             throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "the timestamp report of OTM " + otmId
                     + " was refused: " + e.getMessage());
@@ -463,6 +484,48 @@ public final class Master implements AutoCloseable {
         }
         ts.inheritedClaimsComplete();
         LOG.info(() -> "every OTM has claimed its timestamps: the snapshot may pass the inherited CTSs");
+    }
+
+    /**
+     * Why a heartbeat from a run that is not the admitted one is refused: DECLARED_FAILED (the OTM
+     * stops for good) for a run declared failed or one that does not hold its id's registration in
+     * ZooKeeper; NOT_SERVING (it retries) for the run that does, which waits for the fence of the
+     * id's previous run or is not yet seen by the membership cache.
+     */
+    private ElasTrasException refusal(String otmId, String run) {
+        Set<String> failed = failedRuns.get(otmId);
+        if (failed != null && failed.contains(run)) {
+            return new ElasTrasException(ErrorCode.DECLARED_FAILED, "OTM " + otmId + " (run " + run + ") was declared"
+                    + " failed; its partitions are recovered elsewhere and this run must not serve again");
+        }
+        String registered = registeredRuns.get(otmId);
+        if (!run.equals(registered)) {
+            try {
+                registered = runOf(zk.getData().forPath(paths.otm(otmId)));
+            } catch (KeeperException.NoNodeException e) {
+                registered = null;
+            } catch (Exception e) {
+                return new ElasTrasException(ErrorCode.NOT_SERVING, "cannot check the registration of OTM " + otmId
+                        + " in ZooKeeper: " + e.getMessage());
+            }
+        }
+        if (!run.equals(registered)) {
+            return new ElasTrasException(ErrorCode.DECLARED_FAILED, "OTM " + otmId + " (run " + run + ") does not hold"
+                    + " the id's registration in ZooKeeper (" + (registered == null ? "nobody does" : "run " + registered
+                    + " does") + "): it was declared failed or replaced, and must not serve");
+        }
+        return new ElasTrasException(ErrorCode.NOT_SERVING, "OTM " + otmId + " (run " + run + ") is registered but not"
+                + " live at master " + config.masterId() + " yet" + (failedOtms.contains(otmId)
+                        ? ": it joins once the fence of the id's previous run is confirmed" : "") + "; retry");
+    }
+
+    /** The run named by an OTM's registration, or null if it names none or is not JSON. */
+    private String runOf(byte[] registration) {
+        try {
+            return registration == null ? null : json.readTree(registration).path("run").asText(null);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     // ---------------------------------------------------------------- admin API
@@ -791,6 +854,10 @@ public final class Master implements AutoCloseable {
         lastHeartbeatMs.clear();
         lastExchange.clear();
         failedOtms.clear();
+        registeredRuns.clear();
+        liveRuns.clear();
+        lostRuns.clear();
+        failedRuns.clear();
         loads.clear();
         try {
             zk.createContainers(paths.otms());
@@ -805,10 +872,20 @@ public final class Master implements AutoCloseable {
                         post(myTerm, () -> otmRegistered(myTerm, node));
                     }
                 })
+                .forChanges((before, after) -> {
+                    // A restart whose delete and create the cache saw as one change of the znode.
+                    if (after.getPath().startsWith(prefix) && !Objects.equals(runOf(before.getData()), runOf(after.getData()))) {
+                        String id = after.getPath().substring(prefix.length());
+                        post(myTerm, () -> {
+                            otmGone(myTerm, id, runOf(before.getData()));
+                            otmRegistered(myTerm, after);
+                        });
+                    }
+                })
                 .forDeletes(node -> {
                     if (node.getPath().startsWith(prefix)) {
                         String id = node.getPath().substring(prefix.length());
-                        post(myTerm, () -> otmGone(myTerm, id));
+                        post(myTerm, () -> otmGone(myTerm, id, runOf(node.getData())));
                     }
                 })
                 .forInitialized(() -> post(myTerm, () -> rebuild(myTerm)))
@@ -958,9 +1035,9 @@ public final class Master implements AutoCloseable {
             claimsComplete = false;
             claimsPending.addAll(state.liveOtms());
             claimsPending.add(REBUILD_CLAIM);
-            for (String otmId : failedOtms) {
-                claimsPending.add(otmId);
-                ts.otmFailed(otmId);
+            for (Map.Entry<String, Set<String>> failed : failedRuns.entrySet()) {
+                claimsPending.add(failed.getKey());
+                failed.getValue().forEach(ts::otmFailed);
             }
         }
         for (String otmId : state.liveOtms()) {
@@ -1086,35 +1163,73 @@ public final class Master implements AutoCloseable {
             JsonNode registration = json.readTree(node.getData());
             String host = registration.path("host").asText(null);
             int port = registration.path("port").asInt(0);
-            lastHeartbeatMs.putIfAbsent(id, clockMs.getAsLong());
+            String run = registration.path("run").asText(null);
+            if (run == null || run.isEmpty()) {
+                LOG.warning(() -> "ignoring OTM " + id + ": its registration names no run (an OTM older than this master?)");
+                return;
+            }
+            registeredRuns.put(id, run);
             if (host != null) {
                 otmHosts.put(id, host);
                 otmPorts.put(id, port);
             }
-            events.record(MasterEvents.Kind.OTM_JOINED, id, "registered at " + host + ":" + port);
+            boolean waits = state != null && state.fencing(id);
+            events.record(MasterEvents.Kind.OTM_JOINED, id, "registered at " + host + ":" + port + " (run " + run + ")"
+                    + (waits ? "; joins once the fence of its previous run is confirmed" : ""));
             apply(myTerm, new ClusterEvent.OtmJoined(id, host, port));
-            if (host != null && state != null && state.liveOtms().contains(id)) {
-                List<SchemaSpec> known = new ArrayList<>(List.of(ROOT_SPEC, META_SPEC));
-                known.addAll(new TreeMap<>(schemas).values());
-                // Best effort: an open registers what is missing anyway.
-                otmsWarming.add(id);
-                submit(() -> {
-                    try {
-                        registerSchemas(id, host, port, known);
-                    } finally {
-                        otmsWarming.remove(id);
-                    }
-                }, () -> otmsWarming.remove(id));
-            }
         } catch (Exception e) {
-            LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, ...}", e);
+            LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, run, ...}", e);
         }
     }
 
-    private void otmGone(long myTerm, String id) {
-        if (state == null || !state.liveOtms().contains(id)) {
-            return; // Already declared failed (its znode vanishes when it is fenced).
+    /** Loop thread: the run of {@code id} that registered last is live from now on; it gets the known schemas. */
+    private void admitted(String id) {
+        String run = registeredRuns.get(id);
+        if (run == null) {
+            return;
         }
+        liveRuns.put(id, run);
+        lastHeartbeatMs.put(id, clockMs.getAsLong());
+        String host = otmHosts.get(id);
+        int port = otmPorts.getOrDefault(id, 0);
+        if (host == null) {
+            return;
+        }
+        List<SchemaSpec> known = new ArrayList<>(List.of(ROOT_SPEC, META_SPEC));
+        known.addAll(new TreeMap<>(schemas).values());
+        // Best effort: an open registers what is missing anyway.
+        otmsWarming.add(id);
+        submit(() -> {
+            try {
+                registerSchemas(id, host, port, known);
+            } finally {
+                otmsWarming.remove(id);
+            }
+        }, () -> otmsWarming.remove(id));
+    }
+
+    /**
+     * Loop thread: the registration of {@code id} vanished (its run {@code run}), or the live run
+     * sent no heartbeat in time ({@code run} null).
+     */
+    private void otmGone(long myTerm, String id, String run) {
+        if (run != null) {
+            registeredRuns.remove(id, run);
+        }
+        if (state == null) {
+            return;
+        }
+        String live = liveRuns.get(id);
+        if (!state.liveOtms().contains(id) || (run != null && !run.equals(live))) {
+            // Already declared failed (its znode vanishes when it is fenced), or a run that waited
+            // to join left before it could.
+            if (!state.liveOtms().contains(id)) {
+                apply(myTerm, new ClusterEvent.OtmLost(id));
+            }
+            return;
+        }
+        liveRuns.remove(id);
+        lostRuns.put(id, live);
         if (removing.contains(id)) {
             LOG.info(() -> "OTM " + id + " was removed as the balancer asked; fencing its log all the same");
             events.record(MasterEvents.Kind.OTM_REMOVED, id, "stopped as the balancer asked");
@@ -1150,7 +1265,7 @@ public final class Master implements AutoCloseable {
                             + timeout + " ms): declaring it failed");
                     events.record(MasterEvents.Kind.OTM_SILENT, otmId, "no heartbeat for " + (now - last) + " ms (timeout "
                             + timeout + " ms)");
-                    otmGone(term, otmId);
+                    otmGone(term, otmId, null);
                 }
             }
         }
@@ -1339,10 +1454,13 @@ public final class Master implements AutoCloseable {
         } else if (d instanceof Decision.OtmIgnored i) {
             LOG.warning(() -> "OTM " + i.otmId() + " ignored: " + i.reason());
             events.record(MasterEvents.Kind.OTM_IGNORED, i.otmId(), i.reason());
+        } else if (d instanceof Decision.OtmAdmitted a) {
+            admitted(a.otmId());
         } else if (d instanceof Decision.OtmRecovered r) {
             TimestampService ts = timestamps;
-            if (ts != null) {
-                ts.otmRecovered(r.otmId());
+            Set<String> recovered = failedRuns.remove(r.otmId());
+            if (ts != null && recovered != null) {
+                recovered.forEach(ts::otmRecovered);
             }
             LOG.info(() -> "OTM " + r.otmId() + " recovered: fenced, and its partitions serve elsewhere");
             events.record(MasterEvents.Kind.OTM_RECOVERED, r.otmId(), "fenced, and its partitions serve elsewhere");
@@ -1398,15 +1516,20 @@ public final class Master implements AutoCloseable {
 
     /** Loop thread: from now on {@code otmId} gets no timestamps and its heartbeats are refused. */
     private void declareFailed(String otmId) {
-        if (!failedOtms.add(otmId)) {
+        String run = lostRuns.remove(otmId);
+        Set<String> failed = failedRuns.computeIfAbsent(otmId, id -> ConcurrentHashMap.newKeySet());
+        // A retried fence declares nothing new; an OTM found dead at a rebuild has no known run.
+        String key = run != null ? run : otmId;
+        if ((run == null && !failed.isEmpty()) || !failed.add(key)) {
             return;
         }
+        failedOtms.add(otmId);
         lastHeartbeatMs.remove(otmId);
         lastExchange.remove(otmId);
         loads.remove(otmId);
         TimestampService ts = timestamps;
         if (ts != null) {
-            ts.otmFailed(otmId);
+            ts.otmFailed(key);
             synchronized (claimsPending) {
                 if (!claimsComplete) {
                     claimsPending.add(otmId);
@@ -1418,17 +1541,27 @@ public final class Master implements AutoCloseable {
     private void fence(long myTerm, String otmId) {
         long started = System.nanoTime();
         try {
+            Set<String> failed = failedRuns.getOrDefault(otmId, Set.of());
+            String path = paths.otm(otmId);
             try {
                 // The znode is normally gone already (that is how the failure was seen); if the
-                // master ever declares an OTM dead while it exists, the OTM must lose it first.
-                zk.delete().forPath(paths.otm(otmId));
-            } catch (KeeperException.NoNodeException gone) {
-                // Expected.
+                // master ever declares an OTM dead while it exists, the OTM must lose it first. Not
+                // a new run's: it registered after the failed one and waits for this fence.
+                Stat stat = new Stat();
+                String registered = runOf(zk.getData().storingStatIn(stat).forPath(path));
+                if (registered == null || failed.contains(registered)) {
+                    zk.delete().withVersion(stat.getVersion()).forPath(path);
+                }
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+                // Expected: gone already, or replaced by a new run's registration since the read.
             }
-            WalFence.fence(dfs, otmId);
+            String waiting = registeredRuns.get(otmId);
+            Set<String> keep = waiting == null || failed.contains(waiting) ? Set.of() : Set.of(waiting);
+            List<String> logs = WalFence.fence(dfs, otmId, keep);
             long ms = (System.nanoTime() - started) / 1_000_000;
-            LOG.info(() -> "fenced OTM " + otmId + " in " + ms + " ms");
-            events.record(MasterEvents.Kind.OTM_FENCED, otmId, "log fenced in " + ms + " ms");
+            LOG.info(() -> "fenced OTM " + otmId + " in " + ms + " ms: logs " + logs);
+            events.record(MasterEvents.Kind.OTM_FENCED, otmId, logs.size() + (logs.size() == 1 ? " log" : " logs")
+                    + " fenced in " + ms + " ms");
             post(myTerm, () -> apply(myTerm, new ClusterEvent.FenceDone(otmId)));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "fencing OTM " + otmId + " failed; will retry", e);

@@ -1,61 +1,76 @@
 package org.elastras.master.cluster;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.wal.WalFenceMarker;
+import org.elastras.storage.wal.WalNames;
 
 /**
- * Fences a failed OTM's write-ahead log on the DFS by renaming {@code wal/<id>} to
- * {@code wal-fenced/<id>} and then recording the fence point in it ({@link WalFenceMarker}: a
- * {@code FENCE} file with the last segment's length; on HDFS after recovering that segment's
- * lease). These are the names the OTM's {@code PartitionHost} uses for its own log and for
- * recovery (which reads the fenced directory once it exists). Idempotent. Stateless.
+ * Fences the write-ahead logs of a failed OTM on the DFS: every log a run of that OTM id wrote
+ * ({@link WalNames}: one per run, {@code wal/<id>@<start>}) is renamed to {@code wal-fenced/<same
+ * name>} and then gets its fence point recorded ({@link WalFenceMarker}: a {@code FENCE} file with
+ * the last segment's length; on HDFS after recovering that segment's lease). Recovery reads the
+ * fenced directory of a log once it exists. Idempotent. Stateless.
  *
  * <p>What this stops: readers never see a byte past the fence point, so every recovery of every
- * partition from this log sees the same records, however late a zombie writes. On HDFS the lease
+ * partition from these logs sees the same records, however late a zombie writes. On HDFS the lease
  * recovery makes a zombie's next sync fail. On the local DFS a writer that holds an open file keeps
  * writing to the renamed file (POSIX), but its {@code WalWriter} checks before acknowledging that
  * its segment is still at its path, so it acknowledges nothing synced after the rename.
+ *
+ * <p>All runs of the id are fenced, not just the one that was seen to die (an earlier run that died
+ * unseen is dead too), except a new run that registered since and waits for this fence to join.
  */
 public final class WalFence {
-
-    /** The DFS directory of an OTM's own log; must match the OTM's {@code PartitionHost.walDirectory}. */
-    static String walDirectory(String otmId) {
-        return Dfs.join("wal", otmId);
-    }
-
-    /** Where a fenced log goes; must match the OTM's {@code PartitionHost.fencedWalDirectory}. */
-    static String fencedWalDirectory(String otmId) {
-        return Dfs.join("wal-fenced", otmId);
-    }
 
     private WalFence() {
     }
 
     /**
-     * Fences the log of {@code otmId}. Done already (fenced directory present, live one absent) and
-     * no log at all are both success.
+     * Fences every log of {@code otmId}. Done already (fenced directories present, live ones absent)
+     * and no log at all are both success.
      *
-     * @throws IOException if the DFS fails, or if both directories exist: a process reused the id
-     *     of a fenced OTM and wrote a new log, which this naming cannot fence (ids must not be reused)
+     * @return the wal ids of the fenced logs, sorted
+     * @throws IOException if the DFS fails, or if a log exists both live and fenced (a zombie's
+     *     segment roll raced the rename and re-created the live directory; it holds nothing that
+     *     was acknowledged, but this naming cannot fence it: move it aside by hand)
      */
-    public static void fence(Dfs dfs, String otmId) throws IOException {
-        String live = walDirectory(otmId);
-        String fenced = fencedWalDirectory(otmId);
+    public static List<String> fence(Dfs dfs, String otmId) throws IOException {
+        return fence(dfs, otmId, Set.of());
+    }
+
+    /**
+     * {@link #fence(Dfs, String)} but for the logs in {@code keep}: those of a new run of the id
+     * that registered after the failed ones and waits for this fence to join.
+     */
+    public static List<String> fence(Dfs dfs, String otmId, Set<String> keep) throws IOException {
+        List<String> logs = new ArrayList<>(WalNames.logsOf(dfs, otmId));
+        logs.removeAll(keep);
+        for (String walId : logs) {
+            fenceLog(dfs, walId);
+        }
+        return logs;
+    }
+
+    private static void fenceLog(Dfs dfs, String walId) throws IOException {
+        String live = WalNames.liveDirectory(walId);
+        String fenced = WalNames.fencedDirectory(walId);
         if (dfs.exists(live)) {
             if (dfs.exists(fenced)) {
-                throw new IOException("cannot fence the log of OTM " + otmId + ": both " + live + " and " + fenced
-                        + " exist, so the id was reused after a fence; never reuse an OTM id (move " + live
-                        + " aside by hand after checking that no manifest names it)");
+                throw new IOException("cannot fence the log " + walId + ": both " + live + " and " + fenced
+                        + " exist (a segment roll of a zombie re-created " + live + " after the rename?); move " + live
+                        + " aside by hand after checking that no manifest names a position in it past " + fenced
+                        + "'s fence point");
             }
-            dfs.mkdirs("wal-fenced");
+            dfs.mkdirs(WalNames.FENCED_ROOT);
             dfs.rename(live, fenced);
         }
-        if (dfs.exists(fenced)) {
-            // Also when an earlier attempt renamed but died before this: the point is recorded before
-            // the fence counts as done, so before any partition of the log is reassigned. Keeps an
-            // existing FENCE.
-            WalFenceMarker.mark(dfs, fenced, WalFenceMarker.LEASE_RECOVERY_WAIT_MILLIS_DEFAULT);
-        }
+        // Also when an earlier attempt renamed but died before this: the point is recorded before
+        // the fence counts as done, so before any partition of the log is reassigned. Keeps an
+        // existing FENCE.
+        WalFenceMarker.mark(dfs, fenced, WalFenceMarker.LEASE_RECOVERY_WAIT_MILLIS_DEFAULT);
     }
 }

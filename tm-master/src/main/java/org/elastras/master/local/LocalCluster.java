@@ -222,8 +222,9 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * Keeps the cluster whole, like a process supervisor would: an OTM process that ended (killed,
-     * or exited because it lost its lease or was declared failed: its id is spent) is replaced by a
-     * new OTM under a new id; a master process that died is started again under its id.
+     * or exited because it lost its lease or was declared failed) is replaced by a new OTM under a
+     * new id (its id could be used again by a new run, but a new one keeps the dead OTM's events
+     * apart on the dashboard); a master process that died is started again under its id.
      */
     private void supervise() {
         while (!stopping) {

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
-import org.elastras.catalog.meta.ZkPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +18,11 @@ import org.slf4j.LoggerFactory;
  * {@link HighWaterMarkStore}. The heartbeat handler calls {@link #exchange} with each OTM's report
  * and sends the reply back; the master's membership and recovery logic calls {@link #otmFailed},
  * {@link #otmRecovered} and {@link #inheritedClaimsComplete}.
+ *
+ * <p>The OTMs it knows are participants named by the master: each run of an OTM (its wal id,
+ * {@code <otm id>@<start>}), so a restarted OTM is a new participant while the CTSs its previous
+ * run owed are still being recovered; an OTM found dead at a master's rebuild, whose run is not
+ * known, is named by its id.
  *
  * <p>Thread-safe: every call takes one lock for a few map operations (no IO under it);
  * {@link #snapshotCts()} and {@link #fenced()} are volatile reads. The only IO, persisting a new
@@ -104,7 +108,9 @@ public final class TimestampService {
      *     were valid)
      */
     public TimestampReply exchange(String otmId, TimestampReport report) {
-        ZkPaths.checkOtmId(otmId);
+        if (otmId == null || otmId.isEmpty()) {
+            throw new IllegalArgumentException("the participant (an OTM's run or id) is required");
+        }
         Objects.requireNonNull(report, "report");
         TimestampReply reply;
         OptionalLong due;

@@ -168,7 +168,7 @@ class ClusterStateTest {
     @Test
     void otmsBeyondTheLimitAreReportedAndGetNothing() {
         state = new ClusterState(new ClusterLimits(1, 1_000, 64, 4, 100, 1_000, 4), 0);
-        assertTrue(on(new OtmJoined("otm-a", "h", 1)).isEmpty());
+        assertEquals(List.of(new Decision.OtmAdmitted("otm-a")), on(new OtmJoined("otm-a", "h", 1)));
         List<Decision> second = on(new OtmJoined("otm-b", "h", 2));
         assertEquals(1, second.size());
         assertTrue(second.get(0) instanceof Decision.OtmIgnored);
@@ -234,5 +234,35 @@ class ClusterStateTest {
                 on(new PartitionRegistered(onDead)));
         assertTrue(on(new PartitionRegistered(onDeadToo)).isEmpty(), "one fence per OTM");
         assertEquals(Map.of(2L, "otm-c", 3L, "otm-a"), opens(on(new FenceDone("otm-b"))));
+    }
+
+    @Test
+    void aRestartUnderTheSameIdJoinsOnceThePreviousRunIsFencedAndCanTakeItsPartitions() {
+        // One OTM: its restart is the only place its partition can go.
+        on(new OtmJoined("otm-a", "h", 1));
+        on(new PartitionRegistered(partition(1)));
+        on(new OpenDone(1, "otm-a", 1));
+        assertEquals(List.of(new PartitionUnassigned(1, "otm-a"), new FenceOtm("otm-a")), on(new OtmLost("otm-a")));
+
+        // The new run registers before the fence of the old one is confirmed: it waits.
+        assertTrue(on(new OtmJoined("otm-a", "h", 5)).isEmpty());
+        assertTrue(state.waitingForFence("otm-a"));
+        assertEquals(List.of(), state.liveOtms());
+        List<Decision> fenced = on(new FenceDone("otm-a"));
+        assertTrue(fenced.contains(new Decision.OtmAdmitted("otm-a")), fenced.toString());
+        assertEquals(List.of("otm-a"), state.liveOtms());
+        assertEquals(Map.of(1L, "otm-a"), opens(fenced.subList(fenced.indexOf(new Decision.OtmAdmitted("otm-a")),
+                fenced.size())), "the new run takes the partition, after it is admitted");
+        assertEquals(List.of(new Decision.OtmRecovered("otm-a")), on(new OpenDone(1, "otm-a", 2)));
+
+        // The new run fails in turn: a new fence, and a recovery that waits for it.
+        on(new OtmLost("otm-a"));
+        assertTrue(state.recovering("otm-a") && state.fencing("otm-a"));
+        // A run that waited and left before it could join is forgotten.
+        on(new OtmJoined("otm-a", "h", 6));
+        on(new OtmLost("otm-a"));
+        assertFalse(state.waitingForFence("otm-a"));
+        assertEquals(List.of(), on(new FenceDone("otm-a")).stream().filter(d -> d instanceof Decision.OtmAdmitted).toList());
+        assertEquals(List.of(), state.liveOtms());
     }
 }

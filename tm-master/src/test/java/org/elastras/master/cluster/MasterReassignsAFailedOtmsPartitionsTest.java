@@ -35,6 +35,7 @@ import org.elastras.client.protocol.PutRequest;
 import org.elastras.otm.server.OtmConfig;
 import org.elastras.otm.server.OtmNode;
 import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.wal.WalNames;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,8 +128,9 @@ class MasterReassignsAFailedOtmsPartitionsTest {
                 victim, moved.size(), moved, ms);
         assertFalse(otms.get(victim).serving(), "the zombie stopped serving");
         try (Dfs dfs = Dfs.open(temp.resolve("dfs").toUri())) {
-            assertTrue(dfs.exists(WalFence.fencedWalDirectory(victim)), "its log was fenced");
-            assertFalse(dfs.exists(WalFence.walDirectory(victim)));
+            String log = otms.get(victim).walId();
+            assertTrue(dfs.exists(WalNames.fencedDirectory(log)), "its log was fenced");
+            assertFalse(dfs.exists(WalNames.liveDirectory(log)));
         }
         otms.remove(victim).close();
         owners = servedByOtms();

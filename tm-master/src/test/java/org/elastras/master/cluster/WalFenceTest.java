@@ -3,6 +3,7 @@ package org.elastras.master.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.LocalDfs;
 import org.elastras.storage.wal.WalEntry;
 import org.elastras.storage.wal.WalFenceMarker;
+import org.elastras.storage.wal.WalNames;
 import org.elastras.storage.wal.WalOptions;
 import org.elastras.storage.wal.WalPosition;
 import org.elastras.storage.wal.WalReader;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fencing a dead OTM's log renames it and records a fence point; fencing again keeps the point,
- * and a fence that died between the rename and the point is completed by the next attempt.
+ * and a fence that died between the rename and the point is completed by the next attempt. Every
+ * run of an OTM id has a log of its own and a fence takes all of them, and no other id's.
  */
 class WalFenceTest {
 
@@ -36,12 +39,12 @@ class WalFenceTest {
     @Test
     void fencingRenamesTheLogAndRecordsAFencePointThatLaterFencesKeep() throws IOException {
         try (Dfs dfs = LocalDfs.open(temp.resolve("dfs"))) {
-            WalWriter zombie = WalWriter.open(dfs, WalFence.walDirectory("otm-9"), WalOptions.DEFAULT);
+            WalWriter zombie = WalWriter.open(dfs, WalNames.liveDirectory("otm-9"), WalOptions.DEFAULT);
             zombie.append(record("acknowledged")).join();
 
             WalFence.fence(dfs, "otm-9");
-            String fenced = WalFence.fencedWalDirectory("otm-9");
-            assertFalse(dfs.exists(WalFence.walDirectory("otm-9")));
+            String fenced = WalNames.fencedDirectory("otm-9");
+            assertFalse(dfs.exists(WalNames.liveDirectory("otm-9")));
             WalFenceMarker.Point point = WalFenceMarker.readOrNull(dfs, fenced);
             assertNotNull(point, "FENCE written");
             assertEquals(1, point.segment());
@@ -58,17 +61,55 @@ class WalFenceTest {
     @Test
     void aFenceThatDiedAfterTheRenameIsCompletedByTheNextAttempt() throws IOException {
         try (Dfs dfs = LocalDfs.open(temp.resolve("dfs"))) {
-            try (WalWriter writer = WalWriter.open(dfs, WalFence.walDirectory("otm-3"), WalOptions.DEFAULT)) {
+            try (WalWriter writer = WalWriter.open(dfs, WalNames.liveDirectory("otm-3@20261127T080000000Z"), WalOptions.DEFAULT)) {
                 writer.append(record("a")).join();
             }
             dfs.mkdirs("wal-fenced");
-            dfs.rename(WalFence.walDirectory("otm-3"), WalFence.fencedWalDirectory("otm-3"));
-            assertEquals(null, WalFenceMarker.readOrNull(dfs, WalFence.fencedWalDirectory("otm-3")));
+            dfs.rename(WalNames.liveDirectory("otm-3@20261127T080000000Z"), WalNames.fencedDirectory("otm-3@20261127T080000000Z"));
+            assertEquals(null, WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory("otm-3@20261127T080000000Z")));
 
             WalFence.fence(dfs, "otm-3");
-            assertNotNull(WalFenceMarker.readOrNull(dfs, WalFence.fencedWalDirectory("otm-3")));
+            assertNotNull(WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory("otm-3@20261127T080000000Z")));
             // An OTM that never logged: nothing to fence, and that is success.
             WalFence.fence(dfs, "otm-never");
+        }
+    }
+
+    @Test
+    void aFenceTakesEveryRunsLogOfTheIdAndNoOtherIds() throws IOException {
+        try (Dfs dfs = LocalDfs.open(temp.resolve("dfs"))) {
+            long[] clock = {1_795_000_000_000L};
+            String first = WalNames.newWalId(dfs, "otm-1", () -> clock[0]);
+            try (WalWriter writer = WalWriter.open(dfs, WalNames.liveDirectory(first), WalOptions.DEFAULT)) {
+                writer.append(record("first run")).join();
+            }
+            WalFence.fence(dfs, "otm-1");
+            // The same id runs again, in the same millisecond even: a log of its own, not the fenced one.
+            String second = WalNames.newWalId(dfs, "otm-1", () -> clock[0]++);
+            assertTrue(!second.equals(first) && WalNames.belongsTo(second, "otm-1"), first + " then " + second);
+            WalWriter zombie = WalWriter.open(dfs, WalNames.liveDirectory(second), WalOptions.DEFAULT);
+            zombie.append(record("second run")).join();
+            // Ids that share a prefix with it, and one without a run time (logs written before runs had one).
+            for (String other : List.of("otm-10", "otm-1.b", "otm-1")) {
+                try (WalWriter writer = WalWriter.open(dfs, WalNames.liveDirectory(other.equals("otm-1") ? other
+                        : WalNames.newWalId(dfs, other, () -> clock[0])), WalOptions.DEFAULT)) {
+                    writer.append(record(other)).join();
+                }
+            }
+
+            assertEquals(List.of("otm-1", first, second), WalFence.fence(dfs, "otm-1"));
+            for (String walId : List.of("otm-1", first, second)) {
+                assertFalse(dfs.exists(WalNames.liveDirectory(walId)), walId);
+                assertNotNull(WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory(walId)), walId);
+            }
+            assertEquals("second run", new String(WalReader.readAll(dfs, WalNames.fencedDirectory(second),
+                    WalPosition.START).get(0).record().mutations().get(0).key()));
+            assertTrue(zombie.append(record("late")).handle((position, failure) -> failure != null).join(),
+                    "the fenced run acknowledges nothing more");
+            List<String> live = dfs.list(WalNames.LIVE_ROOT);
+            assertEquals(2, live.size(), "the other ids' logs stay live: " + live);
+            assertTrue(live.stream().noneMatch(walId -> WalNames.belongsTo(walId, "otm-1")), live.toString());
+            assertThrows(IllegalArgumentException.class, () -> WalNames.newWalId(dfs, "otm@1", () -> 0L));
         }
     }
 }
