@@ -322,7 +322,7 @@ final class PartitionHost {
     }
 
     static String partitionDirectory(String database, long partitionId) {
-        return Dfs.join("data", Names.canonical(database), Long.toString(partitionId));
+        return PartitionDirectories.of(database, partitionId);
     }
 
     /**

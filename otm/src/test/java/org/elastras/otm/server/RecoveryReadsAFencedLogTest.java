@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A master fences a failed OTM's log by renaming {@code wal/<id>} to {@code wal-fenced/<id>};
+ * A master fences a failed OTM's log by renaming {@code wal/<id>@<start>} to {@code wal-fenced/<id>@<start>};
  * the OTM that opens the partition next must replay the log from there, or commits that were
  * only in that log would be lost.
  */

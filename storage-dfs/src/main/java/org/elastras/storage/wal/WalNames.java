@@ -56,6 +56,12 @@ public final class WalNames {
         return dfs.exists(fenced) ? fenced : liveDirectory(walId);
     }
 
+    /** The id of the OTM whose run wrote the log {@code walId}. */
+    public static String otmIdOf(String walId) {
+        int separator = walId.indexOf(SEPARATOR);
+        return separator < 0 ? walId : walId.substring(0, separator);
+    }
+
     /** True if the log {@code walId} was written by a run of the OTM {@code otmId}. */
     public static boolean belongsTo(String walId, String otmId) {
         return walId.equals(otmId) || (walId.length() > otmId.length() + 1 && walId.startsWith(otmId)

@@ -688,6 +688,13 @@ public final class ClusterState {
         return new ArrayList<>(otms.keySet());
     }
 
+    /** The lost OTMs not recovered yet (their fence confirmed or not), sorted. */
+    public List<String> recoveringOtms() {
+        TreeSet<String> ids = new TreeSet<>(recoveries.keySet());
+        ids.addAll(fences.keySet());
+        return new ArrayList<>(ids);
+    }
+
     /** Whether {@code otmId} was lost and is not recovered yet. */
     public boolean recovering(String otmId) {
         return recoveries.containsKey(otmId);

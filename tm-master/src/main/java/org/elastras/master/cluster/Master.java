@@ -82,6 +82,7 @@ import org.elastras.master.timestamp.TimestampService;
 import org.elastras.master.timestamp.ZkHighWaterMarkStore;
 import org.elastras.otm.http.ProtocolServer;
 import org.elastras.otm.http.ProtocolServerConfig;
+import org.elastras.otm.server.PartitionDirectories;
 import org.elastras.storage.dfs.Dfs;
 
 /**
@@ -228,6 +229,10 @@ public final class Master implements AutoCloseable {
     private final Set<String> removing = new TreeSet<>();
     /** Loop thread: when the policy last ran, and what it last recommended about OTMs. */
     private long lastBalanceMs;
+    /** Loop thread: when the last collection of fenced logs started. */
+    private long lastLogCollectMs;
+    /** Set on the loop thread when a collection of fenced logs is submitted; cleared when it ends. */
+    private volatile boolean collectingLogs;
     private String lastScaleAdvice = "";
     /** Moves under way (written on the loop, read by the dashboard). */
     private final Map<Long, MoveView> moves = new ConcurrentHashMap<>();
@@ -1275,6 +1280,39 @@ public final class Master implements AutoCloseable {
             lastBalanceMs = now;
             balance(now);
         }
+        if (active && rebuild == Rebuild.DONE && !collectingLogs && now - lastLogCollectMs >= config.logCollectPeriodMs()) {
+            lastLogCollectMs = now;
+            collectLogs();
+        }
+    }
+
+    /**
+     * Loop thread: deletes, on the IO pool, the fenced logs no partition of the catalog needs any
+     * more ({@link FencedLogCollector}), with the catalog's partitions and the OTMs under recovery
+     * as they are now.
+     */
+    private void collectLogs() {
+        List<String> directories = new ArrayList<>();
+        for (PartitionView v : state.partitions()) {
+            directories.add(PartitionDirectories.of(v.record().database(), v.record().partitionId()));
+        }
+        Set<String> recovering = Set.copyOf(state.recoveringOtms());
+        collectingLogs = true;
+        submit(() -> {
+            try {
+                FencedLogCollector.Round round = FencedLogCollector.collect(dfs, directories, recovering::contains);
+                if (!round.deleted().isEmpty()) {
+                    LOG.info(() -> "deleted the fenced logs " + round.deleted() + ": no partition's manifest names them ("
+                            + round.manifestsRead() + " read); kept " + round.kept());
+                    events.record(MasterEvents.Kind.LOGS_DELETED, String.join(", ", round.deleted()), "no partition needs"
+                            + (round.deleted().size() == 1 ? " this fenced log" : " these fenced logs") + " any more");
+                }
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "collecting the fenced logs failed; the next round tries again", e);
+            } finally {
+                collectingLogs = false;
+            }
+        }, () -> collectingLogs = false);
     }
 
     /**

@@ -23,16 +23,20 @@ import org.elastras.master.timestamp.TimestampServiceConfig;
  *     reassigned), even while its ZooKeeper session lives
  * @param timestamps the timestamp service's bounds
  * @param balance when and how the master moves partitions for load on its own
+ * @param logCollectPeriodMs how often the active master deletes the fenced logs no partition needs
+ *     any more ({@code FencedLogCollector}; a round reads every partition's manifest, but only when
+ *     some fenced log could go)
  */
 public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI dfs, int zkSessionTimeoutMs,
         long tickMs, long otmRequestTimeoutMs, ClusterLimits limits, String host, int port, long heartbeatTimeoutMs,
-        TimestampServiceConfig timestamps, BalanceConfig balance) {
+        TimestampServiceConfig timestamps, BalanceConfig balance, long logCollectPeriodMs) {
 
     /** Short, so that a standby takes over within about this long after the active master dies. */
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 2_000;
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 3_000;
     public static final long DEFAULT_TICK_MS = 50;
     public static final long DEFAULT_OTM_REQUEST_TIMEOUT_MS = 60_000;
+    public static final long DEFAULT_LOG_COLLECT_PERIOD_MS = 60_000;
 
     public MasterConfig {
         ZkPaths.checkOtmId(masterId);
@@ -64,42 +68,51 @@ public record MasterConfig(String masterId, String zkConnect, String zkRoot, URI
         }
         Objects.requireNonNull(timestamps, "timestamps");
         Objects.requireNonNull(balance, "balance");
+        if (logCollectPeriodMs < 100 || logCollectPeriodMs > 86_400_000) {
+            throw new IllegalArgumentException("logCollectPeriodMs must be in [100, 86400000], got " + logCollectPeriodMs);
+        }
     }
 
     /** A config with every default. */
     public static MasterConfig defaults(String masterId, String zkConnect, String zkRoot, URI dfs) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_TICK_MS,
                 DEFAULT_OTM_REQUEST_TIMEOUT_MS, ClusterLimits.DEFAULT, "127.0.0.1", 0, DEFAULT_HEARTBEAT_TIMEOUT_MS,
-                TimestampServiceConfig.defaults(), BalanceConfig.DEFAULT);
+                TimestampServiceConfig.defaults(), BalanceConfig.DEFAULT, DEFAULT_LOG_COLLECT_PERIOD_MS);
     }
 
     /** This config listening on {@code host:port}. */
     public MasterConfig withAddress(String host, int port) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
-                host, port, heartbeatTimeoutMs, timestamps, balance);
+                host, port, heartbeatTimeoutMs, timestamps, balance, logCollectPeriodMs);
     }
 
     /** This config with another heartbeat timeout. */
     public MasterConfig withHeartbeatTimeoutMs(long ms) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
-                host, port, ms, timestamps, balance);
+                host, port, ms, timestamps, balance, logCollectPeriodMs);
     }
 
     /** This config with another balancing. */
     public MasterConfig withBalance(BalanceConfig b) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
-                host, port, heartbeatTimeoutMs, timestamps, b);
+                host, port, heartbeatTimeoutMs, timestamps, b, logCollectPeriodMs);
     }
 
     /** This config with other limits. */
     public MasterConfig withLimits(ClusterLimits l) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, l,
-                host, port, heartbeatTimeoutMs, timestamps, balance);
+                host, port, heartbeatTimeoutMs, timestamps, balance, logCollectPeriodMs);
     }
 
     /** This config with another ZooKeeper session timeout. */
     public MasterConfig withZkSessionTimeoutMs(int ms) {
         return new MasterConfig(masterId, zkConnect, zkRoot, dfs, ms, tickMs, otmRequestTimeoutMs, limits,
-                host, port, heartbeatTimeoutMs, timestamps, balance);
+                host, port, heartbeatTimeoutMs, timestamps, balance, logCollectPeriodMs);
+    }
+
+    /** This config with another period of the fenced-log collection. */
+    public MasterConfig withLogCollectPeriodMs(long ms) {
+        return new MasterConfig(masterId, zkConnect, zkRoot, dfs, zkSessionTimeoutMs, tickMs, otmRequestTimeoutMs, limits,
+                host, port, heartbeatTimeoutMs, timestamps, balance, ms);
     }
 }

@@ -36,9 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 class AnOtmRestartedUnderItsIdLosesNoCommitTest {
 
     private static final long FAILOVER_BOUND_MS = 30_000;
-    private static final int ROWS_PER_RUN = 30;
+    static final int ROWS_PER_RUN = 30;
     /** The catalog takes ids 1 and 2; the tenant gets 3. */
-    private static final long BANK_PARTITION = 3;
+    static final long BANK_PARTITION = 3;
 
     @TempDir
     Path temp;
@@ -139,7 +139,7 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
     }
 
     /** Moves the tenant's partition to {@code otmId} (once the master sees that OTM) and waits until it serves there. */
-    private static void moveTo(Master master, String otmId) throws Exception {
+    static void moveTo(Master master, String otmId) throws Exception {
         await(otmId + " live at the master", () -> master.otms().stream().anyMatch(o -> o.otmId().equals(otmId) && o.live()));
         await("partition " + BANK_PARTITION + " serving", () -> master.partitions().stream()
                 .anyMatch(v -> v.record().partitionId() == BANK_PARTITION && v.state() == PartitionState.SERVING));
@@ -152,12 +152,12 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
                         && v.state() == PartitionState.SERVING));
     }
 
-    private static String owner(Master master) throws Exception {
+    static String owner(Master master) throws Exception {
         return master.partitions().stream().filter(v -> v.record().partitionId() == BANK_PARTITION).findFirst()
                 .orElseThrow().record().owner();
     }
 
-    private static boolean serves(int port) {
+    static boolean serves(int port) {
         try (OtmClient client = new OtmClient("127.0.0.1", port)) {
             for (PartitionStatus p : client.status().partitions()) {
                 if (p.partitionId() == BANK_PARTITION && p.state().equals("SERVING")) {
@@ -169,7 +169,7 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
     }
 
     /** Acknowledged commits of rows {@code first} to {@code first + ROWS_PER_RUN - 1}, one transaction each. */
-    private static void commitRows(int port, long first) {
+    static void commitRows(int port, long first) {
         try (OtmClient client = new OtmClient("127.0.0.1", port)) {
             for (long id = first; id < first + ROWS_PER_RUN; id++) {
                 long txn = client.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
@@ -179,7 +179,7 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
         }
     }
 
-    private static void assertRows(int port, long count) {
+    static void assertRows(int port, long count) {
         try (OtmClient client = new OtmClient("127.0.0.1", port)) {
             long txn = client.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
             for (long id = 0; id < count; id++) {
@@ -191,11 +191,11 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
         }
     }
 
-    private interface Condition {
+    interface Condition {
         boolean holds() throws Exception;
     }
 
-    private static void await(String what, Condition condition) throws Exception {
+    static void await(String what, Condition condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILOVER_BOUND_MS);
         while (!condition.holds()) {
             assertTrue(System.nanoTime() < deadline, "not within " + FAILOVER_BOUND_MS + " ms: " + what);
