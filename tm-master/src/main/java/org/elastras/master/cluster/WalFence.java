@@ -34,9 +34,7 @@ public final class WalFence {
      * and no log at all are both success.
      *
      * @return the wal ids of the fenced logs, sorted
-     * @throws IOException if the DFS fails, or if a log exists both live and fenced (a zombie's
-     *     segment roll raced the rename and re-created the live directory; it holds nothing that
-     *     was acknowledged, but this naming cannot fence it: move it aside by hand)
+     * @throws IOException if the DFS fails
      */
     public static List<String> fence(Dfs dfs, String otmId) throws IOException {
         return fence(dfs, otmId, Set.of());
@@ -60,13 +58,15 @@ public final class WalFence {
         String fenced = WalNames.fencedDirectory(walId);
         if (dfs.exists(live)) {
             if (dfs.exists(fenced)) {
-                throw new IOException("cannot fence the log " + walId + ": both " + live + " and " + fenced
-                        + " exist (a segment roll of a zombie re-created " + live + " after the rename?); move " + live
-                        + " aside by hand after checking that no manifest names a position in it past " + fenced
-                        + "'s fence point");
+                // A zombie's segment roll re-created the live directory after the rename. Its writer
+                // checks, once it created the new segment, that the previous one is still at its
+                // path, and writes no record into the new one when it is not; and no other run ever
+                // writes this log (WalNames never names two runs' logs alike). Nothing there counts.
+                dfs.delete(live);
+            } else {
+                dfs.mkdirs(WalNames.FENCED_ROOT);
+                dfs.rename(live, fenced);
             }
-            dfs.mkdirs(WalNames.FENCED_ROOT);
-            dfs.rename(live, fenced);
         }
         // Also when an earlier attempt renamed but died before this: the point is recorded before
         // the fence counts as done, so before any partition of the log is reassigned. Keeps an

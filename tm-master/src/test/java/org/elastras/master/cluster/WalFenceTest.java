@@ -13,6 +13,7 @@ import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.LocalDfs;
 import org.elastras.storage.wal.WalEntry;
 import org.elastras.storage.wal.WalFenceMarker;
+import org.elastras.storage.wal.WalFormat;
 import org.elastras.storage.wal.WalNames;
 import org.elastras.storage.wal.WalOptions;
 import org.elastras.storage.wal.WalPosition;
@@ -110,6 +111,31 @@ class WalFenceTest {
             assertEquals(2, live.size(), "the other ids' logs stay live: " + live);
             assertTrue(live.stream().noneMatch(walId -> WalNames.belongsTo(walId, "otm-1")), live.toString());
             assertThrows(IllegalArgumentException.class, () -> WalNames.newWalId(dfs, "otm@1", () -> 0L));
+        }
+    }
+
+    @Test
+    void aLiveDirectoryAZombiesRollRecreatedIsDroppedByTheNextFence() throws IOException {
+        try (Dfs dfs = LocalDfs.open(temp.resolve("dfs"))) {
+            String walId = "otm-5@20261127T080000000Z";
+            try (WalWriter writer = WalWriter.open(dfs, WalNames.liveDirectory(walId), WalOptions.DEFAULT)) {
+                writer.append(record("acknowledged")).join();
+            }
+            WalFence.fence(dfs, "otm-5");
+            WalFenceMarker.Point point = WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory(walId));
+            // The zombie's roll created segment 2 at the old path (a new directory) before finding
+            // segment 1 gone; the writer then wrote nothing there.
+            dfs.mkdirs(WalNames.liveDirectory(walId));
+            try (var segment = dfs.createLog(WalNames.liveDirectory(walId) + "/" + WalFormat.segmentFileName(2))) {
+                segment.write(WalFormat.encodeHeader(2, 0));
+                segment.sync();
+            }
+
+            assertEquals(List.of(walId), WalFence.fence(dfs, "otm-5"));
+            assertFalse(dfs.exists(WalNames.liveDirectory(walId)), "the re-created directory is gone");
+            assertEquals(point, WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory(walId)), "the fence point stands");
+            assertEquals("acknowledged", new String(WalReader.readAll(dfs, WalNames.fencedDirectory(walId),
+                    WalPosition.START).get(0).record().mutations().get(0).key()));
         }
     }
 }
