@@ -84,6 +84,7 @@ import org.elastras.otm.http.ProtocolServer;
 import org.elastras.otm.http.ProtocolServerConfig;
 import org.elastras.otm.server.PartitionDirectories;
 import org.elastras.storage.dfs.Dfs;
+import org.elastras.storage.wal.WalNames;
 
 /**
  * One master process: the IO around {@link ClusterState}. It takes part in the leader election
@@ -109,6 +110,10 @@ public final class Master implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(Master.class.getName());
     private static final long ADMIN_TIMEOUT_MS = 30_000;
     private static final long REBUILD_RETRY_MS = 1_000;
+    /** How soon a join whose fence of earlier runs failed is tried again. */
+    private static final long JOIN_RETRY_MS = 1_000;
+    /** How often the rebuild checks whether the registered OTMs have joined. */
+    private static final long JOIN_WAIT_MS = 10;
     private static final int IO_THREADS = 8;
     private static final long FIRST_HEARTBEAT_GRACE_MS = 10_000;
     /** How many recent events the dashboard can show. */
@@ -181,6 +186,11 @@ public final class Master implements AutoCloseable {
     private final Map<String, String> registeredRuns = new ConcurrentHashMap<>();
     /** Per OTM id: the run admitted as live; only its heartbeats are answered. Loop thread writes. */
     private final Map<String, String> liveRuns = new ConcurrentHashMap<>();
+    /**
+     * Per OTM id: a registered run whose join waits for the fence of the id's earlier runs' logs
+     * ({@link #fenceEarlierRuns}); the rebuild starts only once none waits. Loop thread.
+     */
+    private final Map<String, String> joining = new HashMap<>();
     /** Per OTM id: the live run just lost, until the fence decision declares it failed. Loop thread. */
     private final Map<String, String> lostRuns = new HashMap<>();
     /**
@@ -860,6 +870,7 @@ public final class Master implements AutoCloseable {
         lastExchange.clear();
         failedOtms.clear();
         registeredRuns.clear();
+        joining.clear();
         liveRuns.clear();
         lostRuns.clear();
         failedRuns.clear();
@@ -905,6 +916,11 @@ public final class Master implements AutoCloseable {
      * continues it level by level.
      */
     private void rebuild(long myTerm) {
+        if (!joining.isEmpty()) {
+            // The live OTMs are known only once the registered ones joined (their earlier runs fenced).
+            loop.schedule(() -> post(myTerm, () -> rebuild(myTerm)), JOIN_WAIT_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
         try {
             if (timestamps == null) {
                 startTimestamps(myTerm);
@@ -1181,9 +1197,58 @@ public final class Master implements AutoCloseable {
             boolean waits = state != null && state.fencing(id);
             events.record(MasterEvents.Kind.OTM_JOINED, id, "registered at " + host + ":" + port + " (run " + run + ")"
                     + (waits ? "; joins once the fence of its previous run is confirmed" : ""));
-            apply(myTerm, new ClusterEvent.OtmJoined(id, host, port));
+            joining.put(id, run);
+            submit(() -> fenceEarlierRuns(myTerm, id, run, host, port),
+                    () -> retryJoin(myTerm, id, run, host, port, "IO queue full"));
         } catch (Exception e) {
             LOG.log(Level.WARNING, "ignoring OTM " + id + ": its registration is not {host, port, run, ...}", e);
+        }
+    }
+
+    /**
+     * IO thread: fences the logs of every earlier run of {@code id} still live on the DFS, then lets
+     * {@code run} join. Usually there is none (the master that saw the earlier run fail fenced it);
+     * after a master failover nothing else tells this master that such a run died, and the
+     * partitions it owned (recorded under the id) would be reopened on the new run from a log a
+     * zombie of the old one could still acknowledge commits into.
+     */
+    private void fenceEarlierRuns(long myTerm, String id, String run, String host, int port) {
+        try {
+            List<String> earlier = new ArrayList<>();
+            for (String walId : dfs.list(WalNames.LIVE_ROOT)) {
+                if (WalNames.belongsTo(walId, id) && !walId.equals(run)) {
+                    earlier.add(walId);
+                }
+            }
+            if (!earlier.isEmpty()) {
+                WalFence.fence(dfs, id, Set.of(run));
+                LOG.info(() -> "fenced the logs " + earlier + " of earlier runs of OTM " + id + " before its run " + run
+                        + " joins");
+                events.record(MasterEvents.Kind.OTM_FENCED, id, "logs of earlier runs " + earlier + " fenced before run "
+                        + run + " joins");
+            }
+            post(myTerm, () -> {
+                if (joining.remove(id, run) && run.equals(registeredRuns.get(id))) {
+                    apply(myTerm, new ClusterEvent.OtmJoined(id, host, port));
+                }
+            });
+        } catch (Exception e) {
+            retryJoin(myTerm, id, run, host, port, String.valueOf(e.getMessage()));
+        }
+    }
+
+    private void retryJoin(long myTerm, String id, String run, String host, int port, String why) {
+        LOG.warning(() -> "cannot fence the earlier runs of OTM " + id + " before its run " + run + " joins (" + why
+                + "); retrying");
+        try {
+            loop.schedule(() -> post(myTerm, () -> {
+                if (run.equals(joining.get(id))) {
+                    submit(() -> fenceEarlierRuns(myTerm, id, run, host, port),
+                            () -> retryJoin(myTerm, id, run, host, port, "IO queue full"));
+                }
+            }), JOIN_RETRY_MS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // Closing.
         }
     }
 
@@ -1220,6 +1285,7 @@ public final class Master implements AutoCloseable {
     private void otmGone(long myTerm, String id, String run) {
         if (run != null) {
             registeredRuns.remove(id, run);
+            joining.remove(id, run);
         }
         if (state == null) {
             return;

@@ -1,6 +1,7 @@
 package org.elastras.master.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -136,6 +137,54 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
         assertRows(run.port(), ROWS_PER_RUN);
         commitRows(run.port(), ROWS_PER_RUN);
         assertRows(run.port(), 2 * ROWS_PER_RUN);
+    }
+
+    @Test
+    void aNewMasterFencesAnEarlierRunsLogBeforeTheNextRunOfItsIdJoins() throws Exception {
+        startWithRowsOnTheFirstRun(false);
+        // No master sees the first run go: it freezes (a zombie) while there is none, its session
+        // expires, and the next run of its id registers before a new master is elected.
+        master.close();
+        master = null;
+        OtmProcess zombie = run;
+        zombie.signal("STOP");
+        run = null;
+        try {
+            run = startRun();
+            master = Master.start(MasterConfig.defaults("master-2", zk.getConnectString(), "/elastras", dfs().toUri()));
+            // The catalog names otm-a, which is live: the partitions reopen on the new run, from the
+            // old run's log, which must be fenced first (the zombie could still acknowledge into it).
+            await("every partition serving on the new run", () -> master.active() && master.partitions().size() == 3
+                    && master.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING
+                            && "otm-a".equals(v.record().owner())));
+            assertRows(run.port(), ROWS_PER_RUN);
+            try (Dfs dfs = Dfs.open(dfs().toUri())) {
+                List<String> logs = WalNames.logsOf(dfs, "otm-a");
+                assertEquals(2, logs.size(), logs.toString());
+                String first = logs.get(0);
+                assertNotNull(WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory(first)), first + " fenced");
+                assertTrue(!dfs.exists(WalNames.liveDirectory(first)), first + " not live");
+                assertTrue(dfs.exists(WalNames.liveDirectory(logs.get(1))), "the new run's log is its own, live");
+            }
+            // The zombie wakes up: whatever it is asked, nothing it does is seen.
+            zombie.signal("CONT");
+            try (OtmClient client = new OtmClient("127.0.0.1", zombie.port())) {
+                long txn = client.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
+                client.put(new PutRequest(txn, "ACCOUNTS", Map.of("ID", 999L, "BALANCE", 1L)));
+                client.commit(new CommitRequest(txn));
+                System.out.println("RESTARTED-ID: the zombie acknowledged a commit");
+            } catch (RuntimeException refused) {
+                System.out.println("RESTARTED-ID: the zombie refused: " + refused.getMessage());
+            }
+            try (OtmClient client = new OtmClient("127.0.0.1", run.port())) {
+                long txn = client.begin(new BeginRequest("BANK", BANK_PARTITION, Isolation.SERIALIZABLE, 0)).txnId();
+                assertFalse(client.get(new GetRequest(txn, "ACCOUNTS", List.of(999L))).found(),
+                        "a zombie's write is visible");
+                client.commit(new CommitRequest(txn));
+            }
+        } finally {
+            zombie.close();
+        }
     }
 
     /** Moves the tenant's partition to {@code otmId} (once the master sees that OTM) and waits until it serves there. */
