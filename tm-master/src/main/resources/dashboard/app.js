@@ -143,7 +143,8 @@ function renderOtms(otms) {
     const drain = live ? el("button", { class: "drain", "data-otm": t.otmId, "data-drain": String(!t.draining), type: "button" },
       t.draining ? "Stop drain" : "Drain") : "";
     tr.append(
-      el("td", { class: "otm-id" }, t.otmId),
+      el("td", { class: "otm-id", title: t.run ? "run " + t.run + " (its log's name; a restart under the same id is a new run)" : "" },
+        t.otmId),
       el("td", { class: "liveness liveness-" + t.liveness }, t.liveness + (t.draining ? ", draining" : "")),
       el("td", { class: "mono" }, t.address || "–"),
       el("td", { class: "num" }, t.msSinceHeartbeat === null ? "–" : t.msSinceHeartbeat + " ms ago"),

@@ -395,13 +395,14 @@ public final class Master implements AutoCloseable {
             for (String id : state.liveOtms()) {
                 Long last = lastExchange.containsKey(id) ? lastHeartbeatMs.get(id) : null;
                 out.add(new OtmView(id, otmHosts.get(id), otmPorts.getOrDefault(id, 0), true, false,
-                        last == null ? -1 : Math.max(0, now - last)));
+                        last == null ? -1 : Math.max(0, now - last), liveRuns.get(id)));
             }
             for (String id : new TreeSet<>(failedOtms)) {
                 if (state.liveOtms().contains(id)) {
                     continue; // A new run of the id is live.
                 }
-                out.add(new OtmView(id, otmHosts.get(id), otmPorts.getOrDefault(id, 0), false, state.recovering(id), -1));
+                out.add(new OtmView(id, otmHosts.get(id), otmPorts.getOrDefault(id, 0), false, state.recovering(id), -1,
+                        null));
             }
             return out;
         });

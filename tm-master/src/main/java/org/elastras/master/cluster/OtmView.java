@@ -10,6 +10,8 @@ package org.elastras.master.cluster;
  * @param live registered and not declared failed
  * @param recovering declared failed and its partitions not yet serving elsewhere
  * @param msSinceHeartbeat since its last accepted heartbeat (the master's clock), -1 if none
+ * @param run the live run of the id ({@code <id>@<start time>}, its log's name), null when not live
  */
-public record OtmView(String otmId, String host, int port, boolean live, boolean recovering, long msSinceHeartbeat) {
+public record OtmView(String otmId, String host, int port, boolean live, boolean recovering, long msSinceHeartbeat,
+        String run) {
 }

@@ -140,6 +140,7 @@ final class DashboardViews {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("otmId", o.otmId());
             m.put("address", o.host() == null ? null : o.host() + ":" + o.port());
+            m.put("run", o.run());
             m.put("liveness", liveness(o));
             m.put("draining", draining.contains(o.otmId()));
             m.put("msSinceHeartbeat", o.msSinceHeartbeat() < 0 ? null : o.msSinceHeartbeat());

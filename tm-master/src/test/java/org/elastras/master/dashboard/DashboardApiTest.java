@@ -85,6 +85,7 @@ class DashboardApiTest {
             OtmNode node = cluster.otms.get(o.get("otmId").asText());
             assertNotNull(node, "unknown OTM " + o);
             assertEquals("127.0.0.1:" + node.port(), o.get("address").asText());
+            assertEquals(node.walId(), o.get("run").asText(), "the run is the OTM's log: " + o);
             assertTrue(o.get("heapMaxBytes").asLong() > 0, o.toString());
             partitions += o.get("partitions").asInt();
         }

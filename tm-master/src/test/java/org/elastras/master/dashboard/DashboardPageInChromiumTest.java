@@ -73,7 +73,7 @@ class DashboardPageInChromiumTest {
                 wait.until(d -> text(d, "otm-count").equals(Long.toString(live)));
                 // One row per live OTM, each with its address and alive (rows are redrawn every second).
                 new WebDriverWait(driver, WAIT, Duration.ofMillis(100)).ignoring(StaleElementReferenceException.class)
-                        .withMessage("a row per live OTM with its address, alive").until(d -> {
+                        .withMessage("a row per live OTM with its address, alive, its run in the id's tooltip").until(d -> {
                     List<WebElement> rows = d.findElements(By.cssSelector("#otm-table tbody tr"));
                     if (rows.size() != live) {
                         return false;
@@ -81,7 +81,9 @@ class DashboardPageInChromiumTest {
                     for (WebElement row : rows) {
                         OtmNode node = cluster.otms.get(row.getAttribute("data-otm"));
                         String shown = row.getText();
-                        if (node == null || !shown.contains("127.0.0.1:" + node.port()) || !shown.contains("alive")) {
+                        if (node == null || !shown.contains("127.0.0.1:" + node.port()) || !shown.contains("alive")
+                                || !row.findElement(By.cssSelector("td.otm-id")).getAttribute("title")
+                                        .startsWith("run " + node.walId() + " ")) {
                             return false;
                         }
                     }
