@@ -1660,9 +1660,19 @@ public final class Master implements AutoCloseable {
             } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
                 // Expected: gone already, or replaced by a new run's registration since the read.
             }
-            String waiting = registeredRuns.get(otmId);
-            Set<String> keep = waiting == null || failed.contains(waiting) ? Set.of() : Set.of(waiting);
-            List<String> logs = WalFence.fence(dfs, otmId, keep);
+            List<String> logs;
+            if (failed.isEmpty() || failed.contains(otmId)) {
+                // A run this master never saw (found dead at a rebuild): every log of the id but a
+                // registered new run's.
+                String waiting = registeredRuns.get(otmId);
+                Set<String> keep = waiting == null || failed.contains(waiting) ? Set.of() : Set.of(waiting);
+                logs = WalFence.fence(dfs, otmId, keep);
+            } else {
+                // Exactly the runs seen to fail: every earlier run of the id was fenced before they
+                // joined, and a new run may already be logging while it waits for the id's znode.
+                logs = new ArrayList<>(new TreeSet<>(failed));
+                WalFence.fenceLogs(dfs, logs);
+            }
             long ms = (System.nanoTime() - started) / 1_000_000;
             LOG.info(() -> "fenced OTM " + otmId + " in " + ms + " ms: logs " + logs);
             events.record(MasterEvents.Kind.OTM_FENCED, otmId, logs.size() + (logs.size() == 1 ? " log" : " logs")

@@ -2,8 +2,10 @@ package org.elastras.master.cluster;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.wal.WalFenceMarker;
 import org.elastras.storage.wal.WalNames;
@@ -21,10 +23,21 @@ import org.elastras.storage.wal.WalNames;
  * writing to the renamed file (POSIX), but its {@code WalWriter} checks before acknowledging that
  * its segment is still at its path, so it acknowledges nothing synced after the rename.
  *
- * <p>All runs of the id are fenced, not just the one that was seen to die (an earlier run that died
- * unseen is dead too), except a new run that registered since and waits for this fence to join.
+ * <p>{@link #fenceLogs} fences the runs a master saw fail, exactly: a new run of the id may already
+ * be logging while it waits for the id's znode, and every earlier run was fenced before those
+ * joined. {@link #fence} takes every run of the id (but a registered new run's), for an OTM whose
+ * runs a master did not see (one found dead at a rebuild) and before a new run joins.
  */
 public final class WalFence {
+
+    /** Striped locks: one log is fenced by one thread of this process at a time. */
+    private static final Object[] LOCKS = new Object[64];
+
+    static {
+        for (int i = 0; i < LOCKS.length; i++) {
+            LOCKS[i] = new Object();
+        }
+    }
 
     private WalFence() {
     }
@@ -53,7 +66,29 @@ public final class WalFence {
         return logs;
     }
 
+    /**
+     * Fences exactly the logs {@code walIds} (the runs a master saw fail). Idempotent.
+     *
+     * @throws IOException if the DFS fails
+     */
+    public static void fenceLogs(Dfs dfs, Collection<String> walIds) throws IOException {
+        for (String walId : new TreeSet<>(walIds)) {
+            fenceLog(dfs, walId);
+        }
+    }
+
+    /** The lock of one log's fence: two fences of a log at once would race on its FENCE file. */
+    private static Object lock(String walId) {
+        return LOCKS[Math.floorMod(walId.hashCode(), LOCKS.length)];
+    }
+
     private static void fenceLog(Dfs dfs, String walId) throws IOException {
+        synchronized (lock(walId)) {
+            fenceLogLocked(dfs, walId);
+        }
+    }
+
+    private static void fenceLogLocked(Dfs dfs, String walId) throws IOException {
         String live = WalNames.liveDirectory(walId);
         String fenced = WalNames.fencedDirectory(walId);
         if (dfs.exists(live)) {

@@ -140,6 +140,29 @@ class AnOtmRestartedUnderItsIdLosesNoCommitTest {
     }
 
     @Test
+    void aRestartAtOnceKeepsItsOwnLogThroughTheFenceOfThePreviousRun() throws Exception {
+        // As a service manager restarts: at once. The new run opens its log, then waits for the
+        // dead run's registration to go, which happens when the master fences the dead run.
+        startWithRowsOnTheFirstRun(false);
+        run.close();
+        run = startRun();
+        await("every partition serving on the new run", () -> master.partitions().size() == 3
+                && master.partitions().stream().allMatch(v -> v.state() == PartitionState.SERVING
+                        && "otm-a".equals(v.record().owner())));
+        assertRows(run.port(), ROWS_PER_RUN);
+        commitRows(run.port(), ROWS_PER_RUN);
+        assertRows(run.port(), 2 * ROWS_PER_RUN);
+        assertTrue(run.process().isAlive(), "the new run still serves");
+        try (Dfs dfs = Dfs.open(dfs().toUri())) {
+            List<String> logs = WalNames.logsOf(dfs, "otm-a");
+            assertEquals(2, logs.size(), logs.toString());
+            assertNotNull(WalFenceMarker.readOrNull(dfs, WalNames.fencedDirectory(logs.get(0))), "the dead run's log fenced");
+            assertTrue(dfs.exists(WalNames.liveDirectory(logs.get(1))) && !dfs.exists(WalNames.fencedDirectory(logs.get(1))),
+                    "the new run's log is live");
+        }
+    }
+
+    @Test
     void aNewMasterFencesAnEarlierRunsLogBeforeTheNextRunOfItsIdJoins() throws Exception {
         startWithRowsOnTheFirstRun(false);
         // No master sees the first run go: it freezes (a zombie) while there is none, its session
