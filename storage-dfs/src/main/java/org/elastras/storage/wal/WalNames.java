@@ -34,7 +34,7 @@ public final class WalNames {
 
     private static final DateTimeFormatter RUN_TIME = DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmssSSS'Z'")
             .withZone(ZoneOffset.UTC);
-    /** Bounds the tries for an unused name (a name in use is tried again one millisecond later). */
+    /** Bounds the tries for an unused name (a name in use is followed by the next millisecond's). */
     private static final int NEW_NAME_ATTEMPTS_MAX = 1_000;
 
     private WalNames() {
@@ -72,35 +72,24 @@ public final class WalNames {
      * A wal id for a new run of {@code otmId} that no log, live or fenced, has used: the OTM id and
      * the run's start time (UTC, to the millisecond), e.g. {@code otm-1@20261127T083612345Z}.
      *
-     * @param clockMs wall-clock milliseconds; a name in use is retried at the next millisecond
+     * @param clockMs wall-clock milliseconds; a name in use is followed by the next millisecond's
      * @throws IllegalArgumentException if {@code otmId} is empty or holds the separator
-     * @throws IOException if the DFS fails, or if no name is free after many attempts (a stuck clock)
+     * @throws IOException if the DFS fails, or if the names of many milliseconds on are all in use
      */
     public static String newWalId(Dfs dfs, String otmId, LongSupplier clockMs) throws IOException {
         if (otmId == null || otmId.isEmpty() || otmId.indexOf(SEPARATOR) >= 0) {
             throw new IllegalArgumentException("an OTM id must be non-empty and not contain '" + SEPARATOR + "', got '"
                     + otmId + "'");
         }
-        long previous = Long.MIN_VALUE;
-        for (int attempt = 0; attempt < NEW_NAME_ATTEMPTS_MAX; attempt++) {
-            long now = clockMs.getAsLong();
-            if (now == previous) {
-                try {
-                    Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while naming a new log of OTM " + otmId, e);
-                }
-                continue;
-            }
-            previous = now;
-            String walId = otmId + SEPARATOR + RUN_TIME.format(Instant.ofEpochMilli(now));
+        long at = clockMs.getAsLong();
+        for (int attempt = 0; attempt < NEW_NAME_ATTEMPTS_MAX; attempt++, at++) {
+            String walId = otmId + SEPARATOR + RUN_TIME.format(Instant.ofEpochMilli(at));
             if (!dfs.exists(liveDirectory(walId)) && !dfs.exists(fencedDirectory(walId))) {
                 return walId;
             }
         }
-        throw new IOException("no unused log name for OTM " + otmId + " after " + NEW_NAME_ATTEMPTS_MAX
-                + " attempts: is the clock stuck?");
+        throw new IOException("no unused log name for OTM " + otmId + " in the " + NEW_NAME_ATTEMPTS_MAX
+                + " milliseconds from " + RUN_TIME.format(Instant.ofEpochMilli(at - NEW_NAME_ATTEMPTS_MAX)));
     }
 
     /**
