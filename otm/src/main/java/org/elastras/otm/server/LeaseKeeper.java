@@ -1,6 +1,7 @@
 package org.elastras.otm.server;
 
 import java.io.Closeable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -9,6 +10,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.elastras.catalog.meta.ZkPaths;
 
@@ -29,8 +31,6 @@ import org.elastras.catalog.meta.ZkPaths;
 public final class LeaseKeeper implements Closeable {
 
     private static final Logger LOG = Logger.getLogger(LeaseKeeper.class.getName());
-    /** How often a registration held by another process is checked while waiting for it to go. */
-    private static final long REGISTERED_POLL_MS = 100;
 
     /** Told when the right to serve changes. Implementations must be quick and must not block. */
     public interface Listener {
@@ -91,7 +91,11 @@ public final class LeaseKeeper implements Closeable {
                 LOG.info(() -> "lease " + path + " is registered by another process (a crashed run of this id whose"
                         + " session has not expired yet?): waiting up to " + timeoutMillis + " ms for it to go");
             }
-            Thread.sleep(REGISTERED_POLL_MS);
+            // Woken by the registration's deletion (or any change of it), then tries again.
+            CountDownLatch changed = new CountDownLatch(1);
+            if (client.checkExists().usingWatcher((Watcher) event -> changed.countDown()).forPath(path) != null) {
+                changed.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         }
         LOG.info(() -> "lease acquired: " + path + " session 0x" + Long.toHexString(sessionId));
     }

@@ -84,17 +84,21 @@ class LeaseKeeperTest {
         assertTrue(System.nanoTime() - started >= 1_000_000_000L, "it waited the timeout for the holder to go");
         assertFalse(second.holds());
         // A restart under the same id waits for the earlier registration to go, then holds the lease.
-        Thread closer = new Thread(() -> {
+        java.util.concurrent.CompletableFuture<Void> acquired = new java.util.concurrent.CompletableFuture<>();
+        Thread acquirer = new Thread(() -> {
             try {
-                Thread.sleep(300);
-                first.close();
-            } catch (Exception ignored) {
-                // The acquire below then times out and fails the test.
+                second.acquire(10_000);
+                acquired.complete(null);
+            } catch (Exception | Error failure) {
+                acquired.completeExceptionally(failure);
             }
         });
-        closer.start();
-        second.acquire(10_000);
-        closer.join();
+        acquirer.start();
+        await(() -> acquirer.getState() == Thread.State.TIMED_WAITING && java.util.Arrays.stream(acquirer.getStackTrace())
+                .anyMatch(f -> f.getClassName().equals(java.util.concurrent.CountDownLatch.class.getName())),
+                5_000, "the second lease waiting for the first's registration to go");
+        first.close();
+        acquired.get(10, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(second.holds());
         assertFalse(first.holds());
     }
