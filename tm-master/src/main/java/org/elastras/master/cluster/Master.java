@@ -243,6 +243,8 @@ public final class Master implements AutoCloseable {
     private long lastLogCollectMs;
     /** Set on the loop thread when a collection of fenced logs is submitted; cleared when it ends. */
     private volatile boolean collectingLogs;
+    /** Collections of fenced logs finished in this process (one runs at a time, so one writer). */
+    private volatile long logCollectionsDone;
     private String lastScaleAdvice = "";
     /** Moves under way (written on the loop, read by the dashboard). */
     private final Map<Long, MoveView> moves = new ConcurrentHashMap<>();
@@ -692,6 +694,11 @@ public final class Master implements AutoCloseable {
     /** Moves under way, by partition id. */
     public List<MoveView> moves() {
         return List.copyOf(new TreeMap<>(moves).values());
+    }
+
+    /** How many rounds of the fenced-log collection ({@link MasterConfig#logCollectPeriodMs()}) finished here. */
+    public long logCollectionsDone() {
+        return logCollectionsDone;
     }
 
     /** Moves finished by this master process. */
@@ -1377,6 +1384,7 @@ public final class Master implements AutoCloseable {
             } catch (Exception e) {
                 LOG.log(Level.WARNING, "collecting the fenced logs failed; the next round tries again", e);
             } finally {
+                logCollectionsDone++;
                 collectingLogs = false;
             }
         }, () -> collectingLogs = false);

@@ -87,7 +87,9 @@ class FencedLogsGoOnceNoPartitionNeedsThemTest {
             // The recovered partition names the dead run's log until its new owner flushes it.
             assertTrue(PartitionStore.readManifest(dfs, bank).replayPoints().containsKey(log),
                     "the recovered manifest names " + log + ": " + PartitionStore.readManifest(dfs, bank).replayPoints());
-            Thread.sleep(10 * COLLECT_PERIOD_MS);
+            // Two rounds finished from here: at least one read the manifests after the recovery.
+            long rounds = master.logCollectionsDone();
+            await("two more rounds of the log collection", () -> master.logCollectionsDone() >= rounds + 2);
             assertTrue(dfs.exists(WalNames.fencedDirectory(log)), "a log a manifest names was deleted");
 
             // Every partition otm-b serves flushes: no manifest names the dead run's log any more.
