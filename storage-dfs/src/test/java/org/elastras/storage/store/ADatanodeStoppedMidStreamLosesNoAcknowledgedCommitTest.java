@@ -61,6 +61,16 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
     private static final int COMMITS_AFTER_STOP = 200;
     /** Bounds a committer whatever happens to the stop. */
     private static final int COMMITS_PER_COMMITTER_MAX = 5_000;
+    /** Small segments: the log rolls onto the survivors after the stop (best effort). */
+    private static final long ROLLING_SEGMENT_BYTES = 64 * 1024;
+    /**
+     * One segment holds every commit the committers can make (at most 10,000 records of about 150
+     * bytes), so the stop always falls inside the open segment, whose pipeline was set up on all 3
+     * datanodes. With rolling segments a stop just before a roll let every later commit go into a
+     * new segment on the 2 live datanodes (the namenode excludes the dead one when the pipeline is
+     * first set up, which is not the recovery under test), and a CI run saw no append fail.
+     */
+    private static final long UNROLLED_SEGMENT_BYTES = 16L * 1024 * 1024;
 
     private static MiniHdfs hdfs;
 
@@ -102,7 +112,7 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
     void withBestEffortPipelineRecoveryEveryCommitIsAcknowledgedAndRecovered() throws Exception {
         Configuration conf = new Configuration(hdfs.configuration());
         HdfsDfs.configureWritePipelineRecovery(conf);
-        Run run = commitWhileADatanodeStops(conf, "best-effort");
+        Run run = commitWhileADatanodeStops(conf, "best-effort", ROLLING_SEGMENT_BYTES);
         assertTrue(run.appendFailures().isEmpty(), "with best-effort pipeline recovery no append fails: "
                 + run.appendFailures());
         assertEquals(run.attempted(), run.acknowledged().size(), "every commit is acknowledged");
@@ -118,7 +128,7 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
     void withoutBestEffortTheLogFailsWithTheCauseAndLosesNothingAcknowledged() throws Exception {
         Configuration conf = new Configuration(hdfs.configuration());
         conf.setBoolean("dfs.client.block.write.replace-datanode-on-failure.best-effort", false);
-        Run run = commitWhileADatanodeStops(conf, "no-best-effort");
+        Run run = commitWhileADatanodeStops(conf, "no-best-effort", UNROLLED_SEGMENT_BYTES);
         assertTrue(!run.appendFailures().isEmpty(), "3 datanodes, replication 3: no replacement, the pipeline fails");
         for (Throwable failure : run.appendFailures()) {
             Throwable cause = failure instanceof IllegalStateException ? failure : failure.getCause();
@@ -129,7 +139,7 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
         recoverWithTheDatanodeDown(conf, run);
     }
 
-    private Run commitWhileADatanodeStops(Configuration conf, String rootName) throws Exception {
+    private Run commitWhileADatanodeStops(Configuration conf, String rootName, long segmentBytes) throws Exception {
         URI root = URI.create("hdfs://" + hdfs.cluster().getURI().getAuthority() + "/" + rootName);
         Map<Long, Version> acknowledged = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<Throwable> appendFailures = new ConcurrentLinkedQueue<>();
@@ -139,7 +149,7 @@ class ADatanodeStoppedMidStreamLosesNoAcknowledgedCommitTest {
         AtomicInteger stoppedAt = new AtomicInteger(-1);
         MiniDFSCluster.DataNodeProperties stopped = null;
         try (Dfs dfs = HdfsDfs.open(root, conf)) {
-            WalWriter wal = WalWriter.open(dfs, "wal/otm-a", WalOptions.DEFAULT.withSegmentBytesMax(64 * 1024));
+            WalWriter wal = WalWriter.open(dfs, "wal/otm-a", WalOptions.DEFAULT.withSegmentBytesMax(segmentBytes));
             UnappliedCommits cursor = new UnappliedCommits("otm-a", wal);
             PartitionStore store = PartitionStore.open(dfs, "data/db/1", options, env);
             store.finishRecovery(cursor);
