@@ -91,6 +91,7 @@ public final class PartitionStore implements Closeable {
     private final AtomicLong flushCount = new AtomicLong();
     private final AtomicLong compactionCount = new AtomicLong();
     private final AtomicLong versionsDroppedByCompaction = new AtomicLong();
+    private final AtomicLong versionsDroppedByFlush = new AtomicLong();
 
     private final DeadEntryCompactionPolicy deadEntryCompaction;
     /**
@@ -647,10 +648,21 @@ public final class PartitionStore implements Closeable {
         }
     }
 
-    /** Writes one frozen memtable (the oldest) as an SSTable and installs it. REQUIRES: flushLock. */
+    /**
+     * Writes one frozen memtable (the oldest) as an SSTable and installs it. REQUIRES: flushLock.
+     *
+     * <p>Of each key's versions at or below the horizon only the newest is written: no snapshot at
+     * or after the horizon can see the others, here or anywhere (a reader takes the newest version
+     * at or below its snapshot over all sources, and this source's answer for such a snapshot is
+     * that newest one or a version above the horizon). Tombstones are all kept: one may hide an
+     * older version in another source. A partition whose keys are updated several times while a
+     * memtable fills writes and later compacts a fraction of its versions.
+     */
     private void flushOne(MemTable memtable) throws IOException {
         long fileNumber = allocateFileNumber();
-        TableHandle table = writeTable(fileNumber, memtable.scan(null), null);
+        VersionGc gc = new VersionGc(environment.gcHorizonCts(), tombstone -> true);
+        TableHandle table = writeTable(fileNumber, memtable.scan(null), gc);
+        versionsDroppedByFlush.addAndGet(gc.droppedCount());
         StoreView next = null;
         installLock.lock();
         try {
@@ -923,7 +935,7 @@ public final class PartitionStore implements Closeable {
         }
         IOException error = lastMaintenanceError;
         return new StoreStats(memBytes, v.frozen.size(), v.tables.size(), tableBytes, tableEntries, flushCount.get(),
-                compactionCount.get(), versionsDroppedByCompaction.get(), scanTableEntriesRead.sum(),
+                compactionCount.get(), versionsDroppedByCompaction.get(), versionsDroppedByFlush.get(), scanTableEntriesRead.sum(),
                 scanDeadEntriesSkipped.sum(), compactionsForDeadEntries.get(), error == null ? null : error.toString());
     }
 

@@ -10,7 +10,9 @@ package org.elastras.storage.store;
  * @param tableEntries versions in them
  * @param flushes flushes completed since open
  * @param compactions compactions completed since open, for any cause
- * @param versionsDroppedByCompaction versions garbage-collected since open
+ * @param versionsDroppedByCompaction versions garbage-collected since open by compactions
+ * @param versionsDroppedByFlush versions garbage-collected since open by flushes (a memtable's
+ *     versions superseded at or below the horizon are not written)
  * @param tableEntriesReadByScans entries range scans read from SSTables since open (counted as
  *     each scan closes)
  * @param deadEntriesSkippedByScans of those, the tombstones the reader saw and the versions under
@@ -20,6 +22,7 @@ package org.elastras.storage.store;
  * @param lastMaintenanceError the last background flush or compaction failure, or null
  */
 public record StoreStats(long memtableBytes, int frozenMemtables, int tables, long tableBytes, long tableEntries,
-        long flushes, long compactions, long versionsDroppedByCompaction, long tableEntriesReadByScans,
+        long flushes, long compactions, long versionsDroppedByCompaction, long versionsDroppedByFlush,
+        long tableEntriesReadByScans,
         long deadEntriesSkippedByScans, long compactionsForDeadEntries, String lastMaintenanceError) {
 }
