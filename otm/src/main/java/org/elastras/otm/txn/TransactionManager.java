@@ -2,6 +2,8 @@ package org.elastras.otm.txn;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -74,6 +76,11 @@ public final class TransactionManager {
     static final long ADDERS_WAIT_MS = 2_000;
     /** Longest wait of a cross-partition commit for a commit timestamp above a bound. */
     private static final long BRANCH_WAIT_MS = 10_000;
+    /**
+     * How long ago the snapshot a garbage-collection horizon may reach was current: a branch or a
+     * read begun at a snapshot younger than this is never refused as too old.
+     */
+    static final long GC_HORIZON_LAG_MS = 1_000;
 
     private final WalWriter wal;
     private final UnappliedCommits unapplied;
@@ -87,6 +94,13 @@ public final class TransactionManager {
     private final ConcurrentHashMap<String, Integer> openPerClient = new ConcurrentHashMap<>();
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong nextId = new AtomicLong(1);
+    /**
+     * The highest horizon {@link #gcHorizon} handed out: versions only snapshots below it could
+     * see may be gone, so no transaction may begin below it.
+     */
+    private final AtomicLong gcFloor = new AtomicLong(-1);
+    /** (clock ms, snapshot) samples, oldest first, at most one per eighth of the lag: the horizon's lag. */
+    private final ArrayDeque<long[]> snapshotSamples = new ArrayDeque<>();
     /** Guarded by itself: recently ended transaction id -> how it ended, oldest first. */
     private final LinkedHashMap<Long, Ending> recentEndings = new LinkedHashMap<>();
     /** Set when a commit failed while its record was being logged (its durability is unknown). */
@@ -485,6 +499,18 @@ public final class TransactionManager {
         if (isolation == null || clientId == null) {
             throw new IllegalArgumentException("isolation and client id are required");
         }
+        while (true) {
+            Long id = tryBegin(partitionId, isolation, clientId, tag, procedureCall);
+            if (id != null) {
+                return id;
+            }
+            // The snapshot read fell below a horizon handed out meanwhile (this thread stalled
+            // between reading it and registering): the current snapshot is above every horizon.
+        }
+    }
+
+    /** One attempt of {@link #begin}: null if its snapshot fell below the GC floor (nothing held then). */
+    private Long tryBegin(long partitionId, Isolation isolation, String clientId, CommitTag tag, boolean procedureCall) {
         PartitionSlot slot = admittingSlot(partitionId);
         reserveOpenSlot(clientId);
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshots.snapshot(),
@@ -505,6 +531,14 @@ public final class TransactionManager {
             }
         }
         transactions.put(t.id, t);
+        if (belowGcFloor(t.snapshot)) {
+            transactions.remove(t.id);
+            if (tag != null) {
+                tagged.remove(tag, t);
+            }
+            releaseOpenSlot(clientId);
+            return null;
+        }
         slot.begins.increment();
         if (!slot.serving) {
             // removePartition may have scanned the transactions before this one was registered.
@@ -533,6 +567,11 @@ public final class TransactionManager {
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, Isolation.SNAPSHOT, clientId, snapshot,
                 clockMs.getAsLong(), null, null);
         transactions.put(t.id, t);
+        if (belowGcFloor(snapshot)) {
+            transactions.remove(t.id);
+            releaseOpenSlot(clientId);
+            throw snapshotTooOld(snapshot);
+        }
         if (!slot.serving) {
             transactions.remove(t.id);
             releaseOpenSlot(clientId);
@@ -1786,6 +1825,11 @@ public final class TransactionManager {
         Transaction t = new Transaction(nextId.getAndIncrement(), slot, isolation, clientId, snapshot,
                 clockMs.getAsLong(), tag, new Branch(coordinator));
         transactions.put(t.id, t);
+        if (belowGcFloor(snapshot)) {
+            transactions.remove(t.id);
+            releaseOpenSlot(clientId);
+            throw snapshotTooOld(snapshot);
+        }
         slot.begins.increment();
         if (!slot.serving) {
             transactions.remove(t.id);
@@ -2084,8 +2128,61 @@ public final class TransactionManager {
     }
 
     /**
-     * The oldest snapshot any open transaction reads at, or the current snapshot if none is open:
-     * compaction may drop versions no snapshot at or after it can see.
+     * Whether a transaction at {@code snapshot}, registered in {@link #transactions} just before,
+     * must not read: a horizon above it may have been handed to garbage collection. The fence
+     * pairs with the one in {@link #gcHorizon}: either that scan sees the registration, or this
+     * read sees the floor it published before scanning.
+     */
+    private boolean belowGcFloor(long snapshot) {
+        VarHandle.fullFence();
+        return snapshot < gcFloor.get();
+    }
+
+    private TransactionException snapshotTooOld(long snapshot) {
+        return new TransactionException(Reason.OVERLOADED, false, "snapshot " + snapshot
+                + " is older than the versions this OTM keeps (it keeps what snapshots from " + gcFloor.get()
+                + " on can see); begin again with a newer snapshot");
+    }
+
+    /**
+     * A horizon for garbage collection (flushes and compactions drop versions that no snapshot at
+     * or after it can see): no open transaction reads below it, and none that begins later will,
+     * since every begin below the highest horizon handed out (the floor) is refused
+     * ({@link #beginAt} and {@link #beginBranch} fail OVERLOADED, {@link #begin} takes a fresh
+     * snapshot). So that a cross-partition transaction's branch, begun at its coordinator's
+     * snapshot a little later, is not refused, the horizon trails the snapshot by {@link
+     * #GC_HORIZON_LAG_MS}: it is at most the snapshot of at least that long ago.
+     */
+    public long gcHorizon() {
+        long lagged;
+        synchronized (snapshotSamples) {
+            long now = clockMs.getAsLong();
+            long[] last = snapshotSamples.peekLast();
+            if (last == null || now - last[0] >= GC_HORIZON_LAG_MS / 8) {
+                snapshotSamples.addLast(new long[] {now, snapshots.snapshot()});
+            }
+            // Keep the newest sample at least the lag old, and the ones after it.
+            while (snapshotSamples.size() >= 2) {
+                Iterator<long[]> oldest = snapshotSamples.iterator();
+                oldest.next();
+                if (now - oldest.next()[0] < GC_HORIZON_LAG_MS) {
+                    break;
+                }
+                snapshotSamples.removeFirst();
+            }
+            long[] first = snapshotSamples.peekFirst();
+            lagged = now - first[0] >= GC_HORIZON_LAG_MS ? first[1] : -1;
+        }
+        long horizon = Math.min(lagged, oldestActiveSnapshot());
+        gcFloor.accumulateAndGet(horizon, Math::max);
+        VarHandle.fullFence();
+        // A transaction registered before the floor was published and missed by the first scan.
+        return Math.min(horizon, oldestActiveSnapshot());
+    }
+
+    /**
+     * The oldest snapshot any open transaction reads at, or the current snapshot if none is open.
+     * Not a horizon for garbage collection by itself: see {@link #gcHorizon}.
      */
     public long oldestActiveSnapshot() {
         long oldest = snapshots.snapshot();

@@ -26,7 +26,10 @@ final class TxnTestbed implements AutoCloseable {
     final AtomicLong clockMs = new AtomicLong(1_000);
     final TransactionLimits limits;
     final long[] partitionIds;
-    private final StoreEnvironment environment = new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0);
+    /** What flushes and compactions take as their GC horizon: 0 (keep every version) unless a test sets it. */
+    volatile java.util.function.LongSupplier gcHorizon = () -> 0;
+    private final StoreEnvironment environment = new StoreEnvironment(new BlockCache(1 << 20), null,
+            () -> gcHorizon.getAsLong());
     private int incarnation;
 
     /** Set by a test that made the log fail on purpose: closing it then throws. */
