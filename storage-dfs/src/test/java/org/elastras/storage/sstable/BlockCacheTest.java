@@ -27,7 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The block cache stays within its byte bound, evicts least recently used blocks and serves hits. */
+/**
+ * The block cache stays within its byte bound, evicts blocks not used lately first, serves hits,
+ * and keeps its byte count exact under concurrent hits, insertions and table evictions.
+ */
 class BlockCacheTest {
 
     @TempDir
@@ -160,5 +163,76 @@ class BlockCacheTest {
             assertEquals(12_000, cache.hits() + cache.misses());
             assertEquals(0, cache.sizeBytes(), "both readers closed");
         }
+    }
+
+    @Test
+    void concurrentHitsInsertionsAndTableEvictionsKeepTheBoundAndAnExactCount() throws Exception {
+        MemoryDfs dfs = new MemoryDfs();
+        SsTables.write(dfs, "t.sst", new SsTableOptions(512, 4, 0), versions(400));
+        List<Block> blocks = new ArrayList<>();
+        try (SsTableReader reader = SsTableReader.open(dfs, "t.sst", 1, new BlockCache(0))) {
+            for (int i = 0; i < 20; i++) {
+                blocks.add(reader.block(i));
+            }
+        }
+        int tables = 6;
+        // Room for about a third of the 120 (table, block) pairs: evictions all the time.
+        BlockCache cache = new BlockCache(40 * blocks.get(0).cacheChargeBytes());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong sizeMax = new AtomicLong();
+        AtomicLong wrongBlocks = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int w = 0; w < 5; w++) {
+            long seed = w;
+            workers.add(pool.submit(() -> {
+                Random random = new Random(seed);
+                for (int i = 0; i < 100_000; i++) {
+                    int table = random.nextInt(tables);
+                    int block = random.nextInt(blocks.size());
+                    Block hit = cache.get(table, block);
+                    if (hit == null) {
+                        cache.put(table, block, blocks.get(block));
+                    } else if (hit != blocks.get(block)) {
+                        wrongBlocks.incrementAndGet();
+                    }
+                    sizeMax.accumulateAndGet(cache.sizeBytes(), Math::max);
+                }
+            }));
+        }
+        workers.add(pool.submit(() -> {
+            Random random = new Random(99);
+            while (!stop.get()) {
+                cache.evictTable(random.nextInt(tables));
+                Thread.onSpinWait();
+            }
+        }));
+        for (int w = 0; w < 5; w++) {
+            workers.get(w).get(2, TimeUnit.MINUTES);
+        }
+        stop.set(true);
+        workers.get(5).get(1, TimeUnit.MINUTES);
+        pool.shutdown();
+
+        assertEquals(0, wrongBlocks.get(), "a hit is the block cached under its key");
+        assertTrue(sizeMax.get() <= cache.capacityBytes(), "size " + sizeMax.get());
+        long cachedCharges = 0;
+        int cachedBlocks = 0;
+        for (int t = 0; t < tables; t++) {
+            for (int b = 0; b < blocks.size(); b++) {
+                if (cache.get(t, b) != null) {
+                    cachedCharges += blocks.get(b).cacheChargeBytes();
+                    cachedBlocks++;
+                }
+            }
+        }
+        assertEquals(cachedBlocks, cache.blockCount());
+        assertEquals(cachedCharges, cache.sizeBytes(), "the count is the cached blocks' charges");
+        assertTrue(cache.hits() > 0 && cache.misses() > 0, cache.hits() + " hits, " + cache.misses() + " misses");
+        for (int t = 0; t < tables; t++) {
+            cache.evictTable(t);
+        }
+        assertEquals(0, cache.sizeBytes());
+        assertEquals(0, cache.blockCount());
     }
 }
