@@ -99,8 +99,9 @@ class FencedLogsGoOnceNoPartitionNeedsThemTest {
                 }
             }
             await("the fenced log " + log + " deleted", () -> !dfs.exists(WalNames.fencedDirectory(log)));
-            assertTrue(master.events().after(0, 10_000).stream().anyMatch(e -> e.kind() == MasterEvents.Kind.LOGS_DELETED
-                    && e.subject().equals(log)), "reported to the operators");
+            // Recorded by the collecting thread after the delete returns: wait for it, not just look.
+            await("the deletion of " + log + " reported to the operators", () -> master.events().after(0, 10_000).stream()
+                    .anyMatch(e -> e.kind() == MasterEvents.Kind.LOGS_DELETED && e.subject().equals(log)));
         }
 
         // Recovered from the DFS again, on another OTM: nothing needed the deleted log.
