@@ -321,10 +321,6 @@ final class PartitionHost {
         }
     }
 
-    static String partitionDirectory(String database, long partitionId) {
-        return PartitionDirectories.of(database, partitionId);
-    }
-
     /**
      * Registers a database schema. Registering the same schema again is a no-op; a different
      * schema under a registered name is refused.
@@ -364,7 +360,7 @@ final class PartitionHost {
         long requested = System.nanoTime();
         hostLock.readLock().lock();
         try {
-            openLocked(schema, range, partitionId, startKey, endKey, partitionDirectory(schema.name(), partitionId), requested);
+            openLocked(schema, range, partitionId, startKey, endKey, PartitionDirectories.of(schema.name(), partitionId), requested);
         } finally {
             hostLock.readLock().unlock();
         }
@@ -765,7 +761,7 @@ final class PartitionHost {
                     throw new ElasTrasException(ErrorCode.OVERLOADED, "this OTM receives " + INCOMING_MAX
                             + " partitions already; retry the move later");
                 }
-                PartitionStore store = PartitionStore.open(dfs, partitionDirectory(schema.name(), partitionId),
+                PartitionStore store = PartitionStore.open(dfs, PartitionDirectories.of(schema.name(), partitionId),
                         storeOptions, environment);
                 if (store.manifest().sequence() != r.manifestSequence()) {
                     long found = store.manifest().sequence();

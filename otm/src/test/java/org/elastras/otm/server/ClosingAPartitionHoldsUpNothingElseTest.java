@@ -80,7 +80,7 @@ class ClosingAPartitionHoldsUpNothingElseTest {
         deposit(1, 7, 100);
         deposit(2, 8, 200);
 
-        dfs.gatedPrefix = PartitionHost.partitionDirectory("BANK", 1) + "/";
+        dfs.gatedPrefix = PartitionDirectories.of("BANK", 1) + "/";
         CompletableFuture<Void> stuck = CompletableFuture.runAsync(() -> {
             try {
                 host.close(1);
@@ -119,7 +119,7 @@ class ClosingAPartitionHoldsUpNothingElseTest {
             t.commit();
         }
 
-        dfs.gatedPrefix = PartitionHost.partitionDirectory("DOCS", 4) + "/";
+        dfs.gatedPrefix = PartitionDirectories.of("DOCS", 4) + "/";
         long closeCalledAt = System.currentTimeMillis();
         CompletableFuture<CloseReport> closing = CompletableFuture.supplyAsync(() -> {
             try {

@@ -180,7 +180,7 @@ class LiveMovesHandAPartitionOverTest {
                 // The copy's manifest named both logs; the destination's first flush, asked for as
                 // it starts serving, leaves only its own, so the origin may delete its segments.
                 try (org.elastras.storage.dfs.Dfs dfs = org.elastras.storage.dfs.LocalDfs.open(temp.resolve("dfs"))) {
-                    String directory = PartitionHost.partitionDirectory(TreeBankProcedures.DATABASE, PARTITION);
+                    String directory = PartitionDirectories.of(TreeBankProcedures.DATABASE, PARTITION);
                     long deadline = System.nanoTime() + 30_000_000_000L;
                     while (org.elastras.storage.store.PartitionStore.readManifest(dfs, directory).replayPoints()
                             .containsKey(a.walId())) {

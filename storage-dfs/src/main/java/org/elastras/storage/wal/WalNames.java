@@ -96,12 +96,21 @@ public final class WalNames {
      * The wal ids of every log written by runs of {@code otmId}, live or fenced, sorted.
      */
     public static List<String> logsOf(Dfs dfs, String otmId) throws IOException {
+        TreeSet<String> ids = new TreeSet<>(logsUnder(dfs, LIVE_ROOT, otmId));
+        ids.addAll(logsUnder(dfs, FENCED_ROOT, otmId));
+        return new ArrayList<>(ids);
+    }
+
+    /** The wal ids of the live (unfenced) logs written by runs of {@code otmId}, sorted; a new list. */
+    public static List<String> liveLogsOf(Dfs dfs, String otmId) throws IOException {
+        return logsUnder(dfs, LIVE_ROOT, otmId);
+    }
+
+    private static List<String> logsUnder(Dfs dfs, String root, String otmId) throws IOException {
         TreeSet<String> ids = new TreeSet<>();
-        for (String root : List.of(LIVE_ROOT, FENCED_ROOT)) {
-            for (String name : dfs.list(root)) {
-                if (belongsTo(name, otmId)) {
-                    ids.add(name);
-                }
+        for (String name : dfs.list(root)) {
+            if (belongsTo(name, otmId)) {
+                ids.add(name);
             }
         }
         return new ArrayList<>(ids);

@@ -1222,12 +1222,8 @@ public final class Master implements AutoCloseable {
      */
     private void fenceEarlierRuns(long myTerm, String id, String run, String host, int port) {
         try {
-            List<String> earlier = new ArrayList<>();
-            for (String walId : dfs.list(WalNames.LIVE_ROOT)) {
-                if (WalNames.belongsTo(walId, id) && !walId.equals(run)) {
-                    earlier.add(walId);
-                }
-            }
+            List<String> earlier = WalNames.liveLogsOf(dfs, id);
+            earlier.remove(run);
             if (!earlier.isEmpty()) {
                 WalFence.fence(dfs, id, Set.of(run));
                 LOG.info(() -> "fenced the logs " + earlier + " of earlier runs of OTM " + id + " before its run " + run
@@ -1678,8 +1674,7 @@ public final class Master implements AutoCloseable {
             } else {
                 // Exactly the runs seen to fail: every earlier run of the id was fenced before they
                 // joined, and a new run may already be logging while it waits for the id's znode.
-                logs = new ArrayList<>(new TreeSet<>(failed));
-                WalFence.fenceLogs(dfs, logs);
+                logs = WalFence.fenceLogs(dfs, failed);
             }
             long ms = (System.nanoTime() - started) / 1_000_000;
             LOG.info(() -> "fenced OTM " + otmId + " in " + ms + " ms: logs " + logs);

@@ -69,12 +69,15 @@ public final class WalFence {
     /**
      * Fences exactly the logs {@code walIds} (the runs a master saw fail). Idempotent.
      *
+     * @return the wal ids, sorted
      * @throws IOException if the DFS fails
      */
-    public static void fenceLogs(Dfs dfs, Collection<String> walIds) throws IOException {
-        for (String walId : new TreeSet<>(walIds)) {
+    public static List<String> fenceLogs(Dfs dfs, Collection<String> walIds) throws IOException {
+        List<String> logs = new ArrayList<>(new TreeSet<>(walIds));
+        for (String walId : logs) {
             fenceLog(dfs, walId);
         }
+        return logs;
     }
 
     /** The lock of one log's fence: two fences of a log at once would race on its FENCE file. */
@@ -103,9 +106,12 @@ public final class WalFence {
                 dfs.rename(live, fenced);
             }
         }
-        // Also when an earlier attempt renamed but died before this: the point is recorded before
-        // the fence counts as done, so before any partition of the log is reassigned. Keeps an
-        // existing FENCE.
-        WalFenceMarker.mark(dfs, fenced, WalFenceMarker.LEASE_RECOVERY_WAIT_MILLIS_DEFAULT);
+        if (dfs.exists(fenced)) {
+            // Also when an earlier attempt renamed but died before this: the point is recorded
+            // before the fence counts as done, so before any partition of the log is reassigned.
+            // Keeps an existing FENCE. No log at all (never created, or deleted once no partition
+            // needed it) is fenced already: marking it would create an empty one.
+            WalFenceMarker.mark(dfs, fenced, WalFenceMarker.LEASE_RECOVERY_WAIT_MILLIS_DEFAULT);
+        }
     }
 }
