@@ -35,11 +35,21 @@ import org.elastras.client.protocol.Operation;
  * <p>Sending is asynchronous: the next batch goes out from the HTTP client's I/O thread that
  * received the previous answer, so no caller thread has to be woken up and scheduled before it
  * can be sent (on a busy machine that wake-up, not the work, was the gap between batches).
+ *
+ * <p>{@code batchesInFlightMax} is an upper bound: while many calls re-run on conflicts, at most
+ * {@link #CONTENDED_IN_FLIGHT} requests are in flight ({@link InFlightLimit}).
  */
 final class CallCoalescer {
 
     /** Grace past the request timeout before a caller stops waiting for its answer, in milliseconds. */
     private static final long WAIT_SLACK_MS = 1_000;
+    /** Requests in flight while calls contend (see {@link InFlightLimit}), at most the configured most. */
+    static final int CONTENDED_IN_FLIGHT = 2;
+    /** Answered calls per decision of the in-flight limit. */
+    static final int LIMIT_WINDOW_CALLS = 200;
+    /** Shares of re-run calls that lower the limit (at or above) and raise it again (below). */
+    static final double LOWER_AT_RERUN_SHARE = 0.05;
+    static final double RAISE_BELOW_RERUN_SHARE = 0.02;
 
     /** One call from its arrival to its answer. */
     private static final class Pending {
@@ -64,6 +74,8 @@ final class CallCoalescer {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     /** Guarded by lock: requests being sent or in flight, at most batchesInFlightMax. */
     private int inFlight;
+    /** Guarded by lock: how many requests may be in flight now, from how often calls re-run. */
+    private final InFlightLimit limit;
 
     /**
      * @param batchCallsMax most calls in one request, 2 to {@code CALL_BATCH_CALLS_MAX}
@@ -84,6 +96,8 @@ final class CallCoalescer {
         this.batchesInFlightMax = batchesInFlightMax;
         this.queuedMax = queuedMax;
         this.timeoutMs = timeoutMs;
+        this.limit = new InFlightLimit(batchesInFlightMax, Math.min(CONTENDED_IN_FLIGHT, batchesInFlightMax),
+                LIMIT_WINDOW_CALLS, RAISE_BELOW_RERUN_SHARE, LOWER_AT_RERUN_SHARE);
     }
 
     /** Runs one call, alone or in a batch with others; answers or throws as a lone {@code call} would. */
@@ -98,7 +112,7 @@ final class CallCoalescer {
         List<Pending> batch = null;
         lock.lock();
         try {
-            if (inFlight < batchesInFlightMax) {
+            if (inFlight < limit.limit()) {
                 inFlight++;
                 batch = takeBatch(me);
             } else {
@@ -176,11 +190,14 @@ final class CallCoalescer {
         return batch;
     }
 
-    /** The next batch for the slot just freed, or null (and the slot released) if nothing waits. */
+    /**
+     * The next batch for the slot just freed, or null (and the slot released) if nothing waits or
+     * the limit was lowered below the requests in flight (the others take what waits).
+     */
     private List<Pending> nextBatchOrRelease() {
         lock.lock();
         try {
-            Pending head = queue.pollFirst();
+            Pending head = inFlight > limit.limit() ? null : queue.pollFirst();
             if (head == null) {
                 inFlight--;
                 return null;
@@ -216,6 +233,7 @@ final class CallCoalescer {
                         .handle((response, failure) -> {
                             if (failure == null) {
                                 only.answer.complete(response);
+                                noteOutcomes(1, response.attempts() > 1 ? 1 : 0);
                             } else {
                                 failAll(batch, failure);
                             }
@@ -243,7 +261,7 @@ final class CallCoalescer {
             return transport.sendAsync(Operation.CALL_BATCH, body, CallBatchResponse.class)
                     .handle((response, failure) -> {
                         if (failure == null) {
-                            answerAll(batch, response);
+                            noteOutcomes(batch.size(), answerAll(batch, response));
                         } else {
                             failAll(batch, failure);
                         }
@@ -260,7 +278,9 @@ final class CallCoalescer {
         }
     }
 
-    private void answerAll(List<Pending> batch, CallBatchResponse response) {
+    /** Hands each call its outcome; returns how many of them re-ran (or gave up on a conflict). */
+    private int answerAll(List<Pending> batch, CallBatchResponse response) {
+        int reRun = 0;
         try {
             if (response.outcomes().size() != batch.size()) {
                 throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, "callBatch to " + transport.address()
@@ -271,12 +291,38 @@ final class CallCoalescer {
                 CallOutcome outcome = response.outcomes().get(i);
                 if (outcome.error() == null) {
                     batch.get(i).answer.complete(outcome.response());
+                    if (outcome.response().attempts() > 1) {
+                        reRun++;
+                    }
                 } else {
                     batch.get(i).answer.completeExceptionally(outcome.error().toException());
+                    if (outcome.error().code() == ErrorCode.CONFLICT) {
+                        reRun++;
+                    }
                 }
             }
         } catch (RuntimeException e) {
             failAll(batch, e);
+        }
+        return reRun;
+    }
+
+    private void noteOutcomes(int answered, int reRun) {
+        lock.lock();
+        try {
+            limit.note(answered, reRun);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many requests may be in flight now (for tests). */
+    int inFlightLimit() {
+        lock.lock();
+        try {
+            return limit.limit();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -182,6 +182,15 @@ public final class OtmClient implements AutoCloseable {
         return coalescer == null ? 0 : coalescer.queued();
     }
 
+    /**
+     * How many coalesced call requests may be in flight to this OTM now: the configured most while
+     * the calls rarely re-run on conflicts, fewer while many do (0 without coalescing); for
+     * monitoring.
+     */
+    public int callBatchesInFlightLimit() {
+        return coalescer == null ? 0 : coalescer.inFlightLimit();
+    }
+
     /** Runs several independent calls in one request, each with its own outcome, in order. */
     public CallBatchResponse callBatch(CallBatchRequest request) {
         return transport.call(Operation.CALL_BATCH, request, CallBatchResponse.class);

@@ -29,13 +29,13 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
     /** Default largest coalesced request: 1 MiB. */
     public static final int CALL_BATCH_BYTES_MAX_DEFAULT = 1 << 20;
     /**
-     * Default most coalesced requests in flight: two, so the OTM can run one while it syncs the
-     * other. Four gave the procedure benchmark 17-19 % more calls per second, but under TPC-C
-     * (contended rows, two OTMs on two cores) New-Order p99 rose from 236-283 ms to 362-625 ms in
-     * three interleaved rounds, and two brought it back (BENCHMARKS.md, "Engine path and ...").
-     * Raise it per client with {@link #withCallBatching} for uncontended work.
+     * Default most coalesced requests in flight: four, so that while batches wait for their syncs
+     * others execute. The OTM executes at most one batch per core at once (its execution slots)
+     * whatever clients send; before it did, four in flight executed side by side on two cores and
+     * under TPC-C (contended rows) New-Order p99 rose from 236-283 ms to 362-625 ms, so the default
+     * was two (BENCHMARKS.md, "Engine path and ..." and "Session 19").
      */
-    public static final int CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT = 2;
+    public static final int CALL_BATCHES_IN_FLIGHT_MAX_DEFAULT = 4;
 
     public OtmClientConfig {
         requireRange("connectTimeoutMs", connectTimeoutMs, 1, 600_000);

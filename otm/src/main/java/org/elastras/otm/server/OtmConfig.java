@@ -20,9 +20,11 @@ import org.elastras.catalog.meta.ZkPaths;
  *     no heartbeats (tests, benchmarks, one node); false in a cluster, where CTSs come from the
  *     master's ranges (two counting OTMs would hand out the same CTSs)
  * @param heartbeatMs the heartbeat (and timestamp exchange) period in a cluster
+ * @param batchesExecutingMax most call batches executing at once (the others wait for their syncs,
+ *     or for one of these slots); 0: one per core of this machine
  */
 public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs,
-        boolean standalone, int heartbeatMs) {
+        boolean standalone, int heartbeatMs, int batchesExecutingMax) {
 
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 4_000;
     public static final int DEFAULT_HEARTBEAT_MS = 2;
@@ -32,9 +34,26 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         this(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, true, DEFAULT_HEARTBEAT_MS);
     }
 
+    /** An OTM with one batch execution slot per core. */
+    public OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs,
+            boolean standalone, int heartbeatMs) {
+        this(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs, 0);
+    }
+
     /** This OTM as a member of a cluster: timestamps from the master, heartbeats every {@code heartbeatMs}. */
     public OtmConfig inCluster() {
-        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, false, heartbeatMs);
+        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, false, heartbeatMs,
+                batchesExecutingMax);
+    }
+
+    /** This OTM with at most {@code max} call batches executing at once (0: one per core). */
+    public OtmConfig withBatchesExecutingMax(int max) {
+        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs, max);
+    }
+
+    /** How many call batches may execute at once: as configured, or one per core. */
+    public int batchSlots() {
+        return batchesExecutingMax == 0 ? Runtime.getRuntime().availableProcessors() : batchesExecutingMax;
     }
 
     public OtmConfig {
@@ -55,6 +74,10 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         if (heartbeatMs < 1 || heartbeatMs > 10_000) {
             throw new IllegalArgumentException("--heartbeat-ms must be in [1, 10000], got " + heartbeatMs);
         }
+        if (batchesExecutingMax < 0 || batchesExecutingMax > 1_024) {
+            throw new IllegalArgumentException("--batches-executing-max must be in [0, 1024] (0: one per core), got "
+                    + batchesExecutingMax);
+        }
     }
 
     public static final String USAGE = String.join("\n",
@@ -67,6 +90,8 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
             "  --zk-root PATH                root znode (default /elastras)",
             "  --zk-session-timeout-ms MS    lease timeout (default " + DEFAULT_SESSION_TIMEOUT_MS + ")",
             "  --heartbeat-ms MS             heartbeat and timestamp exchange period (default " + DEFAULT_HEARTBEAT_MS + ")",
+            "  --batches-executing-max N     call batches executing at once; the others wait for their syncs",
+            "                                (default 0: one per core)",
             "  --standalone                  no master: count commit timestamps locally (one OTM only)");
 
     /**
@@ -84,6 +109,7 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         int timeout = DEFAULT_SESSION_TIMEOUT_MS;
         int heartbeat = DEFAULT_HEARTBEAT_MS;
         boolean standalone = false;
+        int batchesExecuting = 0;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
@@ -104,13 +130,15 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
                 case "--port" -> port = parseInt(flag, value);
                 case "--zk-session-timeout-ms" -> timeout = parseInt(flag, value);
                 case "--heartbeat-ms" -> heartbeat = parseInt(flag, value);
+                case "--batches-executing-max" -> batchesExecuting = parseInt(flag, value);
                 default -> throw new IllegalArgumentException("unknown argument " + flag + "\n" + USAGE);
             }
         }
         if (id == null) {
             throw new IllegalArgumentException("--id is required\n" + USAGE);
         }
-        return new OtmConfig(id, zk, root, dfs == null ? null : URI.create(dfs), host, port, timeout, standalone, heartbeat);
+        return new OtmConfig(id, zk, root, dfs == null ? null : URI.create(dfs), host, port, timeout, standalone, heartbeat,
+                batchesExecuting);
     }
 
     private static int parseInt(String flag, String value) {

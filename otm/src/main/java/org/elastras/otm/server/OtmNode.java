@@ -151,7 +151,8 @@ public final class OtmNode implements AutoCloseable {
         this.peers = new PeerOtms(org.elastras.client.OtmClientConfig.defaults());
         this.committer = new CrossPartitionCommitter(transactions, faults);
         this.service = new TransactionService(config.otmId(), this::serving, transactions, runner, partitions,
-                timestamps, snapshots, globals, this::logFailed, committer, peers, this::askCoordinator);
+                timestamps, snapshots, globals, this::logFailed, committer, peers, this::askCoordinator,
+                config.batchSlots());
         this.resolver = Executors.newSingleThreadScheduledExecutor(daemon("otm-branch-resolver"));
         runner.allowCrossPartition(new ProcedureBranches(transactions, partitions, committer, peers,
                 config.standalone() ? null : this::catalog));

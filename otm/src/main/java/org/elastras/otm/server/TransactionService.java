@@ -110,6 +110,8 @@ final class TransactionService implements OtmService {
     private static final long SESSION_WAIT_MS = 5_000;
     /** Bound on one scan's answer, whatever the client asks. */
     private static final int SCAN_ROWS_MAX = 10_000;
+    /** Longest wait of a call batch for an execution slot before it executes without one. */
+    private static final long BATCH_SLOT_WAIT_MS_MAX = 200;
 
     private final String otmId;
     private final BooleanSupplier leaseHeld;
@@ -123,15 +125,20 @@ final class TransactionService implements OtmService {
     private final CrossPartitionCommitter committer;
     private final PeerOtms peers;
     private final BranchOutcomes outcomes;
+    /** How many call batches execute at once: the OTM's cores; the rest wait for their syncs or a slot. */
+    private final ExecutionSlots executing;
 
     /**
      * @param onLogFailure called (possibly more than once) when the write-ahead log died under a
      *     commit: the OTM must give up its partitions so that a recovery decides those commits
+     * @param batchSlots how many call batches may execute at once (see {@link ExecutionSlots})
      */
     TransactionService(String otmId, BooleanSupplier leaseHeld, TransactionManager transactions, ProcedureRunner procedures,
             PartitionHost partitions, TimestampSource timestamps, SnapshotTracker snapshots, GlobalTables globals,
-            Runnable onLogFailure, CrossPartitionCommitter committer, PeerOtms peers, BranchOutcomes outcomes) {
+            Runnable onLogFailure, CrossPartitionCommitter committer, PeerOtms peers, BranchOutcomes outcomes,
+            int batchSlots) {
         this.otmId = otmId;
+        this.executing = new ExecutionSlots(batchSlots, BATCH_SLOT_WAIT_MS_MAX);
         this.leaseHeld = leaseHeld;
         this.transactions = transactions;
         this.procedures = procedures;
@@ -411,17 +418,19 @@ final class TransactionService implements OtmService {
         List<CallRequest> calls = request.calls();
         CallOutcome[] outcomes = new CallOutcome[calls.size()];
         PreparedCalls prepared = new PreparedCalls(calls, outcomes);
+        prepared.takeSlot();
         try {
             for (int i = 0; i < calls.size(); i++) {
                 CallRequest call = calls.get(i);
                 prepared.finishDurable();
                 try {
-                    Runnable finishFirst = prepared.holdsAny() ? prepared::finishAll : null;
-                    ProcedureRunner.Prepared p = admitted(call.partitionId(), finishFirst, access -> {
+                    prepared.retakeSlotAfterHold();
+                    ProcedureRunner.Prepared p = admitted(call.partitionId(), prepared::beforeHold, access -> {
+                        prepared.retakeSlotAfterHold();
                         checkDatabase(access, call.database(), call.partitionId());
                         if (call.afterCts() > snapshots.snapshot()) {
                             prepared.finishAll(); // the session may wait for one of them
-                            awaitSession(call.afterCts());
+                            prepared.awaitSession(call.afterCts());
                         }
                         checkServing();
                         return run(() -> procedures.prepare(access, call.procedure(), call.args(),
@@ -440,7 +449,9 @@ final class TransactionService implements OtmService {
                 }
             }
         } finally {
-            // Also after a bug above: every prepared commit holds its transaction's lock.
+            // Executed: the next batch may run while this one waits for its sync. Also after a bug
+            // above: every prepared commit holds its transaction's lock.
+            prepared.leaveSlot();
             prepared.finishAll();
         }
         return new CallBatchResponse(Arrays.asList(outcomes));
@@ -452,10 +463,62 @@ final class TransactionService implements OtmService {
         private final CallOutcome[] outcomes;
         private final List<Integer> indexes = new ArrayList<>();
         private final List<ProcedureRunner.Prepared> prepared = new ArrayList<>();
+        /** Whether this batch holds one of the OTM's {@link ExecutionSlots}. */
+        private boolean holdsSlot;
+        /** Whether the batch gave its slot up while a call was held, to take it back before the call runs. */
+        private boolean leftForHold;
 
         PreparedCalls(List<CallRequest> calls, CallOutcome[] outcomes) {
             this.calls = calls;
             this.outcomes = outcomes;
+        }
+
+        /** Waits for an execution slot (or its bound); nothing of the batch has run yet. */
+        void takeSlot() {
+            try {
+                holdsSlot = executing.enter();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ElasTrasException(ErrorCode.OVERLOADED, "OTM " + otmId
+                        + " was interrupted while this call batch waited to execute; none of its calls ran");
+            }
+        }
+
+        void leaveSlot() {
+            if (holdsSlot) {
+                holdsSlot = false;
+                executing.leave();
+            }
+        }
+
+        /**
+         * Before a call of the batch is held while its partition's move settles: finishes the
+         * prepared commits, whose CTSs would hold the snapshot, and gives the slot up meanwhile.
+         */
+        void beforeHold() {
+            finishAll();
+            if (holdsSlot) {
+                leaveSlot();
+                leftForHold = true;
+            }
+        }
+
+        /** Waits for the OTM's snapshot to reach a session's last commit, without the slot meanwhile. */
+        void awaitSession(long afterCts) {
+            boolean held = holdsSlot;
+            leaveSlot();
+            TransactionService.this.awaitSession(afterCts);
+            if (held) {
+                takeSlot();
+            }
+        }
+
+        /** Takes the slot back that {@link #beforeHold} gave up, if it did. */
+        void retakeSlotAfterHold() {
+            if (leftForHold) {
+                leftForHold = false;
+                takeSlot();
+            }
         }
 
         /** Takes a prepared call and gives its commit to the log at once. */
@@ -478,9 +541,27 @@ final class TransactionService implements OtmService {
             finishFirst(ready);
         }
 
-        /** Waits for the log's answer for every prepared commit and finishes them, in order. */
+        /**
+         * Waits for the log's answer for every prepared commit and finishes them, in order. A
+         * batch that must wait for a sync gives its execution slot to the next batch meanwhile.
+         */
         void finishAll() {
-            finishFirst(prepared.size());
+            if (holdsSlot && !allLogAnswered()) {
+                leaveSlot();
+                finishFirst(prepared.size());
+                takeSlot();
+            } else {
+                finishFirst(prepared.size());
+            }
+        }
+
+        private boolean allLogAnswered() {
+            for (int k = prepared.size() - 1; k >= 0; k--) {
+                if (!prepared.get(k).commit().logAnswered()) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private void finishFirst(int count) {
@@ -551,6 +632,9 @@ final class TransactionService implements OtmService {
                     .append("\",procedure=\"").append(PrometheusLabels.escape(cause.procedure()))
                     .append("\",reason=\"").append(cause.reason()).append("\"} ").append(count).append('\n'));
         }
+        sample(out, "elastras_otm_batch_slots_waited_out_total", "counter", "call batches that waited "
+                + BATCH_SLOT_WAIT_MS_MAX + " ms for one of the " + executing.slotCount() + " execution slots and ran without one",
+                otm, executing.waitedOut());
         sample(out, "elastras_otm_snapshot_cts", "gauge", "the CTS transactions begin at", otm, snapshots.snapshot());
         if (timestamps instanceof RangeTimestampSource range) {
             // Far below the OTM's own snapshot: some OTM holds a CTS unfinished (sessions and

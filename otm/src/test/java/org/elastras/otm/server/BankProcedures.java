@@ -2,6 +2,7 @@ package org.elastras.otm.server;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.otm.txn.Procedure;
@@ -14,6 +15,11 @@ import org.elastras.otm.txn.ProcedureAbort;
 public final class BankProcedures implements ProcedureLibrary {
 
     static final String DATABASE = "BANK";
+
+    /** Runs of {@code observedIncrement} in progress now, the most at once, and finished: tests reset them. */
+    static final AtomicInteger OBSERVED_RUNNING = new AtomicInteger();
+    static final AtomicInteger OBSERVED_MOST = new AtomicInteger();
+    static final AtomicInteger OBSERVED_RUNS = new AtomicInteger();
 
     static DatabaseSchema schema() {
         return DatabaseSchema.singlePartition(DATABASE)
@@ -36,6 +42,24 @@ public final class BankProcedures implements ProcedureLibrary {
                     long balance = row == null ? 0 : (Long) row.get(1);
                     txn.put("ACCOUNTS", List.of(id, balance + 1));
                     return balance + 1;
+                },
+                // observedIncrement(id, ms): increment that takes at least ms, counted in OBSERVED_*.
+                "observedIncrement", (txn, args) -> {
+                    OBSERVED_MOST.accumulateAndGet(OBSERVED_RUNNING.incrementAndGet(), Math::max);
+                    try {
+                        long id = ((Number) args.get(0)).longValue();
+                        List<Object> row = txn.get("ACCOUNTS", List.of(id));
+                        long balance = row == null ? 0 : (Long) row.get(1);
+                        txn.put("ACCOUNTS", List.of(id, balance + 1));
+                        Thread.sleep(((Number) args.get(1)).longValue());
+                        return balance + 1;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted", e);
+                    } finally {
+                        OBSERVED_RUNNING.decrementAndGet();
+                        OBSERVED_RUNS.incrementAndGet();
+                    }
                 },
                 // transfer(from, to, amount): moves money; rolls back if it would overdraw.
                 "transfer", (txn, args) -> {

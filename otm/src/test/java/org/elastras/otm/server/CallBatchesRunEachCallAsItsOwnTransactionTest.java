@@ -121,6 +121,70 @@ class CallBatchesRunEachCallAsItsOwnTransactionTest {
         }
     }
 
+    /**
+     * A slow disk and one execution slot: batches execute one at a time, and a batch waiting for
+     * its sync has given its slot to the next, so every call of four concurrent batches has run
+     * before the first sync ends; none waited the slot's bound out.
+     */
+    @Test
+    void batchesExecuteOneSlotAtATimeAndWaitForTheirSyncsOutsideIt() throws Exception {
+        GatedDfs dfs = new GatedDfs();
+        try (OtmNode slow = OtmNode.start(new OtmConfig("otm-x", zk.getConnectString(), "/elastras-slots", dfs.uri(),
+                "127.0.0.1", 0, 4_000).withBatchesExecutingMax(1), TransactionLimits.DEFAULT, dfs);
+                OtmClient c = new OtmClient("127.0.0.1", slow.port(), OtmClientConfig.defaults().withRequestTimeoutMs(60_000))) {
+            c.registerDatabase(new RegisterDatabaseRequest(SchemaSpec.of(BankProcedures.schema())));
+            c.openPartition(new OpenPartitionRequest("BANK", 1, null, null));
+            BankProcedures.OBSERVED_RUNNING.set(0);
+            BankProcedures.OBSERVED_MOST.set(0);
+            BankProcedures.OBSERVED_RUNS.set(0);
+            dfs.syncDelayMs = 2_000;
+            int batches = 4;
+            int callsPerBatch = 3;
+            ExecutorService pool = Executors.newFixedThreadPool(batches);
+            try {
+                List<Future<List<CallOutcome>>> answers = new ArrayList<>();
+                List<Integer> runsAtAnswer = Collections.synchronizedList(new ArrayList<>());
+                for (int b = 0; b < batches; b++) {
+                    List<CallRequest> calls = new ArrayList<>();
+                    for (int k = 0; k < callsPerBatch; k++) {
+                        calls.add(new CallRequest("BANK", 1, "observedIncrement", List.of(100L + 10 * b + k, 10L),
+                                Isolation.SERIALIZABLE, 0));
+                    }
+                    answers.add(pool.submit(() -> {
+                        List<CallOutcome> out = c.callBatch(new CallBatchRequest(calls)).outcomes();
+                        runsAtAnswer.add(BankProcedures.OBSERVED_RUNS.get());
+                        return out;
+                    }));
+                }
+                for (Future<List<CallOutcome>> f : answers) {
+                    for (CallOutcome o : f.get(60, TimeUnit.SECONDS)) {
+                        assertNotNull(o.response(), () -> "failed: " + o.error());
+                        assertEquals(1L, ((Number) o.response().result()).longValue());
+                    }
+                }
+                assertEquals(1, BankProcedures.OBSERVED_MOST.get(), "one batch executed at a time");
+                assertEquals(batches * callsPerBatch, BankProcedures.OBSERVED_RUNS.get(), "each call ran once");
+                assertEquals(batches * callsPerBatch, Collections.min(runsAtAnswer),
+                        "every call had run before the first answer: batches waited for their syncs without the slot");
+                assertEquals(0, metric(slow, "elastras_otm_batch_slots_waited_out_total"), "no batch waited out the bound");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private static long metric(OtmNode node, String name) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+        for (String line : text.split("\n")) {
+            if (line.startsWith(name + "{")) {
+                return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1).trim());
+            }
+        }
+        throw new AssertionError("no " + name + " in the metrics:\n" + text);
+    }
+
     @Test
     void eachCallGetsItsOwnResultOrErrorAndOneBadCallFailsNoOther() {
         CallBatchResponse answer = client.callBatch(new CallBatchRequest(List.of(
@@ -237,6 +301,54 @@ class CallBatchesRunEachCallAsItsOwnTransactionTest {
                 .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A coalescing client allowed four requests in flight keeps four while its calls touch
+     * different rows, drops to two while they re-run on one row, and goes back to four when they
+     * stop contending; no increment is lost or doubled throughout.
+     */
+    @Test
+    void aCoalescingClientKeepsFewerRequestsInFlightWhileItsCallsContend() throws Exception {
+        int threads = 16;
+        int callsPerThread = 40;
+        try (OtmClient shared = new OtmClient("127.0.0.1", otm.port(),
+                OtmClientConfig.defaults().withCallBatching(32, 1 << 20, 4))) {
+            assertEquals(4, shared.callBatchesInFlightLimit());
+            incrementConcurrently(shared, threads, callsPerThread, t -> 1_000L + t);
+            assertEquals(4, shared.callBatchesInFlightLimit(), "different rows: nothing re-ran");
+            incrementConcurrently(shared, threads, callsPerThread, t -> 2_000L);
+            assertEquals(2, shared.callBatchesInFlightLimit(), "one row: most calls re-ran");
+            incrementConcurrently(shared, threads, callsPerThread, t -> 3_000L + t);
+            assertEquals(4, shared.callBatchesInFlightLimit(), "different rows again");
+        }
+        for (long t = 0; t < threads; t++) {
+            assertEquals(callsPerThread, balance(1_000 + t));
+            assertEquals(callsPerThread, balance(3_000 + t));
+        }
+        assertEquals(threads * callsPerThread, balance(2_000));
+    }
+
+    private static void incrementConcurrently(OtmClient client, int threads, int callsPerThread,
+            java.util.function.IntFunction<Long> account) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                final int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < callsPerThread; i++) {
+                        client.call(increment(account.apply(thread)));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
