@@ -373,13 +373,23 @@ public final class PartitionStore implements Closeable {
      * is hashed once for every table's bloom filter, and nothing is allocated beyond the answer.
      */
     private Version newest(byte[] key, long afterCts, long snapshotCts) throws IOException {
-        StoreView v = acquire();
+        StoreView v;
+        int readSlot;
+        do {
+            v = view;
+            if (state == State.CLOSED) {
+                throw new IllegalStateException("partition store " + directory + " is closed");
+            }
+            readSlot = v.enterRead();
+        } while (readSlot < 0);
         try {
             Version best = null;
             List<MemTable> memtables = v.memtables();
             for (int i = 0; i < memtables.size(); i++) {
                 MemTable m = memtables.get(i);
-                if (m.maxCts() > afterCts && (best == null || m.maxCts() > best.cts())) {
+                // A plain read (afterCts -1) looks into the first memtable without reading its
+                // newest CTS, a counter every commit writes from another core.
+                if (best == null ? afterCts < 0 || m.maxCts() > afterCts : m.maxCts() > best.cts()) {
                     best = newer(best, m.get(key, snapshotCts));
                 }
             }
@@ -403,7 +413,7 @@ public final class PartitionStore implements Closeable {
             }
             return best != null && best.cts() > afterCts ? best : null;
         } finally {
-            v.release();
+            v.exitRead(readSlot);
         }
     }
 
