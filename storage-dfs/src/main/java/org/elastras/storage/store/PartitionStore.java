@@ -671,7 +671,7 @@ public final class PartitionStore implements Closeable {
     private void flushOne(MemTable memtable) throws IOException {
         long fileNumber = allocateFileNumber();
         VersionGc gc = new VersionGc(environment.gcHorizonCts(), tombstone -> true);
-        TableHandle table = writeTable(fileNumber, memtable.scan(null), gc);
+        TableHandle table = writeTable(fileNumber, memtable.sortedScan(), gc);
         versionsDroppedByFlush.addAndGet(gc.droppedCount());
         StoreView next = null;
         installLock.lock();

@@ -100,7 +100,12 @@ class MemTablePointLookupsMatchTheOrderedVersionsTest {
         assertEquals(all.size(), m.versionCount());
         List<Version> ordered = new ArrayList<>(all);
         ordered.sort(Version.ORDER);
+        assertFalse(m.isOrdered(), "no scan yet: the keys are not ordered");
+        assertEquals(ordered, drain(m.sortedScan()), "a flush's scan sorts the keys once");
+        assertFalse(m.isOrdered(), "and keeps no order");
         assertEquals(ordered, drain(m.scan(null)), "a scan yields every version in key, then CTS-descending order");
+        assertTrue(m.isOrdered());
+        assertEquals(ordered, drain(m.sortedScan()), "through the order a scan built");
         List<Version> fromMiddle = ordered.stream().filter(v -> Version.compareKeys(v.key(), key(25)) >= 0).toList();
         assertEquals(fromMiddle, drain(m.scan(key(25))));
         for (int k = 0; k < keys + 2; k++) {
@@ -112,6 +117,59 @@ class MemTablePointLookupsMatchTheOrderedVersionsTest {
                 assertEquals(expected, got, "k" + k + " at " + snapshot);
                 assertEquals(seek(m, key(k), snapshot), got, "index and ordered set agree on k" + k + " at " + snapshot);
             }
+        }
+    }
+
+    /**
+     * Writers keep adding new keys while the first scan orders the memtable: every scan started
+     * after a version was added yields it, and once the writers stop, the order holds every key.
+     */
+    @Test
+    void theFirstScanOrdersTheKeysWhileWritersAddNewOnesAndMissesNone() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            MemTable m = new MemTable();
+            int writers = 3;
+            int perWriter = 3_000;
+            java.util.concurrent.atomic.AtomicIntegerArray added = new java.util.concurrent.atomic.AtomicIntegerArray(writers);
+            ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    final int writer = w;
+                    done.add(pool.submit(() -> {
+                        for (int i = 0; i < perWriter; i++) {
+                            assertTrue(m.add(new Version(key(writer * 1_000_000 + i), 1, new byte[] {1})));
+                            added.set(writer, i + 1);
+                        }
+                    }));
+                }
+                Future<?> scanner = pool.submit(() -> {
+                    for (int scans = 0; scans < 30; scans++) {
+                        int[] before = new int[writers];
+                        for (int w = 0; w < writers; w++) {
+                            before[w] = added.get(w);
+                        }
+                        java.util.Set<String> seen = new java.util.HashSet<>();
+                        for (Version v : drain(m.scan(null))) {
+                            seen.add(new String(v.key(), StandardCharsets.UTF_8));
+                        }
+                        for (int w = 0; w < writers; w++) {
+                            for (int i = 0; i < before[w]; i++) {
+                                String k = "k" + (w * 1_000_000 + i);
+                                assertTrue(seen.contains(k), () -> "a scan missed " + k + ", added before it started");
+                            }
+                        }
+                    }
+                });
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+                scanner.get(60, TimeUnit.SECONDS);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(writers * perWriter, drain(m.scan(null)).size(), "round " + round);
+            assertEquals(drain(m.scan(null)), drain(m.sortedScan()));
         }
     }
 
