@@ -37,8 +37,9 @@ final class MemTable {
     private final ConcurrentHashMap<IndexKey, KeyVersions> byKey = new ConcurrentHashMap<>();
     /**
      * The same holders ordered by key, for writers: null until a scan starts building it, then
-     * every writer of a new key adds its holder (publish, full fence, look; the builder sets this
-     * field, fences and then walks the hash map, so each new holder is added by one or the other).
+     * every writer adds its holder unless it is there already (add the version, full fence, look;
+     * the builder sets this field, fences and then walks the hash map, so each holder written to
+     * is ordered by one or the other before its writer returns).
      */
     private volatile ConcurrentSkipListMap<byte[], KeyVersions> indexing;
     /** The ordered holders for scans: set once complete (every holder of the hash map in it). */
@@ -92,18 +93,20 @@ final class MemTable {
         if (holder == null) {
             KeyVersions fresh = new KeyVersions(version.key());
             KeyVersions raced = byKey.putIfAbsent(indexKey, fresh);
-            if (raced == null) {
-                holder = fresh;
-                VarHandle.fullFence();
-                ConcurrentSkipListMap<byte[], KeyVersions> ordered = indexing;
-                if (ordered != null) {
-                    ordered.putIfAbsent(fresh.key, fresh);
-                }
-            } else {
-                holder = raced;
+            holder = raced == null ? fresh : raced;
+        }
+        boolean added = holder.add(version);
+        if (!holder.indexed) {
+            // Whoever adds to a holder sees it ordered before returning, not only the writer that
+            // made it: another writer of the same key may add to it and return first.
+            VarHandle.fullFence();
+            ConcurrentSkipListMap<byte[], KeyVersions> ordered = indexing;
+            if (ordered != null) {
+                ordered.putIfAbsent(holder.key, holder);
+                holder.indexed = true;
             }
         }
-        return holder.add(version);
+        return added;
     }
 
     /** The ordered holders, built now if no scan built them yet. */
@@ -119,6 +122,7 @@ final class MemTable {
                 VarHandle.fullFence();
                 for (KeyVersions h : byKey.values()) {
                     building.putIfAbsent(h.key, h);
+                    h.indexed = true;
                 }
                 byOrder = building;
             }
@@ -246,6 +250,8 @@ final class MemTable {
         final byte[] key;
         /** Newest CTS first; null until the first version is added. */
         volatile Chain newest;
+        /** Set once the holder is in the ordered map (so writers stop looking). */
+        volatile boolean indexed;
 
         KeyVersions(byte[] key) {
             this.key = key;

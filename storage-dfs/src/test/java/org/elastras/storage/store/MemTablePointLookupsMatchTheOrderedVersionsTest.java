@@ -173,6 +173,60 @@ class MemTablePointLookupsMatchTheOrderedVersionsTest {
         }
     }
 
+    /**
+     * Writers of the same new keys (each its own CTSs) race each other and scans of an ordered
+     * memtable: a version added to a holder another writer created is still in every scan that
+     * started after it was added, even if the creating writer has not returned yet.
+     */
+    @Test
+    void aVersionAddedToAHolderAnotherWriterCreatedIsInEveryLaterScan() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            MemTable m = new MemTable();
+            drain(m.scan(null)); // ordered from the start: every new key is ordered by its writers
+            int writers = 3;
+            int keys = 3_000;
+            java.util.concurrent.atomic.AtomicIntegerArray added = new java.util.concurrent.atomic.AtomicIntegerArray(writers);
+            ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    final int writer = w;
+                    done.add(pool.submit(() -> {
+                        for (int i = 0; i < keys; i++) {
+                            assertTrue(m.add(new Version(key(i), writer + 1, new byte[] {(byte) writer})));
+                            added.set(writer, i + 1);
+                        }
+                    }));
+                }
+                Future<?> scanner = pool.submit(() -> {
+                    for (int scans = 0; scans < 30; scans++) {
+                        int[] before = new int[writers];
+                        for (int w = 0; w < writers; w++) {
+                            before[w] = added.get(w);
+                        }
+                        java.util.Set<String> seen = new java.util.HashSet<>();
+                        for (Version v : drain(m.scan(null))) {
+                            seen.add(new String(v.key(), StandardCharsets.UTF_8) + "@" + v.cts());
+                        }
+                        for (int w = 0; w < writers; w++) {
+                            for (int i = 0; i < before[w]; i++) {
+                                String version = "k" + i + "@" + (w + 1);
+                                assertTrue(seen.contains(version), () -> "a scan missed " + version + ", added before it started");
+                            }
+                        }
+                    }
+                });
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+                scanner.get(60, TimeUnit.SECONDS);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(writers * keys, drain(m.scan(null)).size(), "round " + round);
+        }
+    }
+
     private static List<Version> drain(CloseableIterator<Version> it) {
         List<Version> out = new ArrayList<>();
         try (it) {
