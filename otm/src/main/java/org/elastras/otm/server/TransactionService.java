@@ -505,9 +505,14 @@ final class TransactionService implements OtmService {
 
         /** Waits for the OTM's snapshot to reach a session's last commit, without the slot meanwhile. */
         void awaitSession(long afterCts) {
+            withoutSlot(() -> TransactionService.this.awaitSession(afterCts));
+        }
+
+        /** Runs a wait with the slot given to the next batch meanwhile (if this batch holds one). */
+        private void withoutSlot(Runnable wait) {
             boolean held = holdsSlot;
             leaveSlot();
-            TransactionService.this.awaitSession(afterCts);
+            wait.run();
             if (held) {
                 takeSlot();
             }
@@ -547,9 +552,7 @@ final class TransactionService implements OtmService {
          */
         void finishAll() {
             if (holdsSlot && !allLogAnswered()) {
-                leaveSlot();
-                finishFirst(prepared.size());
-                takeSlot();
+                withoutSlot(() -> finishFirst(prepared.size()));
             } else {
                 finishFirst(prepared.size());
             }
