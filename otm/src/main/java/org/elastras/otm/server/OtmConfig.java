@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import org.elastras.catalog.meta.ZkPaths;
+import org.elastras.storage.store.MemtableBudget;
 
 /**
  * How one OTM process is started: its id, where ZooKeeper and the DFS are, where it listens.
@@ -22,9 +23,11 @@ import org.elastras.catalog.meta.ZkPaths;
  * @param heartbeatMs the heartbeat (and timestamp exchange) period in a cluster
  * @param batchesExecutingMax most call batches executing at once (the others wait for their syncs,
  *     or for one of these slots); 0: one per core of this machine
+ * @param memtableBudgetMb what the memtables of all partitions served here may hold together, in
+ *     MiB of accounted bytes ({@link MemtableBudget}); 0: an eighth of the JVM's largest heap
  */
 public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs,
-        boolean standalone, int heartbeatMs, int batchesExecutingMax) {
+        boolean standalone, int heartbeatMs, int batchesExecutingMax, int memtableBudgetMb) {
 
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 4_000;
     public static final int DEFAULT_HEARTBEAT_MS = 2;
@@ -40,15 +43,34 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         this(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs, 0);
     }
 
+    /** An OTM whose memtables' budget is an eighth of its heap. */
+    public OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, String host, int port, int zkSessionTimeoutMs,
+            boolean standalone, int heartbeatMs, int batchesExecutingMax) {
+        this(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs, batchesExecutingMax, 0);
+    }
+
     /** This OTM as a member of a cluster: timestamps from the master, heartbeats every {@code heartbeatMs}. */
     public OtmConfig inCluster() {
         return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, false, heartbeatMs,
-                batchesExecutingMax);
+                batchesExecutingMax, memtableBudgetMb);
     }
 
     /** This OTM with at most {@code max} call batches executing at once (0: one per core). */
     public OtmConfig withBatchesExecutingMax(int max) {
-        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs, max);
+        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs, max,
+                memtableBudgetMb);
+    }
+
+    /** This OTM with a memtable budget of {@code mb} MiB (0: an eighth of the heap). */
+    public OtmConfig withMemtableBudgetMb(int mb) {
+        return new OtmConfig(otmId, zkConnect, zkRoot, dfs, host, port, zkSessionTimeoutMs, standalone, heartbeatMs,
+                batchesExecutingMax, mb);
+    }
+
+    /** The memtable budget: as configured, or an eighth of this JVM's largest heap. */
+    public MemtableBudget memtableBudget() {
+        return memtableBudgetMb == 0 ? MemtableBudget.forHeap(Runtime.getRuntime().maxMemory())
+                : new MemtableBudget((long) memtableBudgetMb << 20);
     }
 
     /** How many call batches may execute at once: as configured, or one per core. */
@@ -78,6 +100,10 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
             throw new IllegalArgumentException("--batches-executing-max must be in [0, 1024] (0: one per core), got "
                     + batchesExecutingMax);
         }
+        if (memtableBudgetMb < 0 || memtableBudgetMb > 1_048_576) {
+            throw new IllegalArgumentException("--memtable-budget-mb must be in [0, 1048576] (0: an eighth of the heap), got "
+                    + memtableBudgetMb);
+        }
     }
 
     public static final String USAGE = String.join("\n",
@@ -92,6 +118,9 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
             "  --heartbeat-ms MS             heartbeat and timestamp exchange period (default " + DEFAULT_HEARTBEAT_MS + ")",
             "  --batches-executing-max N     call batches executing at once; the others wait for their syncs",
             "                                (default 0: one per core)",
+            "  --memtable-budget-mb MB       what all partitions' memtables may hold together; the largest is",
+            "                                flushed at half of it, writers wait at all of it",
+            "                                (default 0: an eighth of the heap)",
             "  --standalone                  no master: count commit timestamps locally (one OTM only)");
 
     /**
@@ -110,6 +139,7 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
         int heartbeat = DEFAULT_HEARTBEAT_MS;
         boolean standalone = false;
         int batchesExecuting = 0;
+        int memtableBudget = 0;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
@@ -131,6 +161,7 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
                 case "--zk-session-timeout-ms" -> timeout = parseInt(flag, value);
                 case "--heartbeat-ms" -> heartbeat = parseInt(flag, value);
                 case "--batches-executing-max" -> batchesExecuting = parseInt(flag, value);
+                case "--memtable-budget-mb" -> memtableBudget = parseInt(flag, value);
                 default -> throw new IllegalArgumentException("unknown argument " + flag + "\n" + USAGE);
             }
         }
@@ -138,7 +169,7 @@ public record OtmConfig(String otmId, String zkConnect, String zkRoot, URI dfs, 
             throw new IllegalArgumentException("--id is required\n" + USAGE);
         }
         return new OtmConfig(id, zk, root, dfs == null ? null : URI.create(dfs), host, port, timeout, standalone, heartbeat,
-                batchesExecuting);
+                batchesExecuting, memtableBudget);
     }
 
     private static int parseInt(String flag, String value) {

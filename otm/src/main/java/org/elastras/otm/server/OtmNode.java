@@ -117,7 +117,8 @@ public final class OtmNode implements AutoCloseable {
                 () -> System.nanoTime() / 1_000_000);
         this.maintenance = Executors.newSingleThreadExecutor(daemon("otm-maintenance"));
         StoreEnvironment environment = new StoreEnvironment(new BlockCache(BLOCK_CACHE_BYTES), maintenance,
-                transactions::gcHorizon, CommitTag.expiry(System::currentTimeMillis, CommitId.RETENTION_MS));
+                transactions::gcHorizon, CommitTag.expiry(System::currentTimeMillis, CommitId.RETENTION_MS),
+                () -> System.nanoTime() / 1_000_000, config.memtableBudget());
         GlobalTables globals = new GlobalTables(10_000_000, new org.elastras.otm.txn.GlobalTableFiles(dfs));
         ProcedureRegistry registry = new ProcedureRegistry(1_000);
         for (ProcedureLibrary library : ServiceLoader.load(ProcedureLibrary.class)) {

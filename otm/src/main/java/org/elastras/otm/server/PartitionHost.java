@@ -53,6 +53,7 @@ import org.elastras.otm.txn.TransactionManager;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.store.Manifest;
 import org.elastras.storage.store.PartitionRecovery;
+import org.elastras.storage.store.MemtableBudget;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.StoreEnvironment;
 import org.elastras.storage.store.StoreOptions;
@@ -1173,6 +1174,11 @@ final class PartitionHost {
                 retention.retain(partitionId, named);
             }
         }
+    }
+
+    /** What the memtables of every partition here may hold together. */
+    MemtableBudget memtableBudget() {
+        return environment.memtableBudget();
     }
 
     /** Fault injection into live moves out (tests). */

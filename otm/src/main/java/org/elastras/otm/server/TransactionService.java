@@ -77,6 +77,7 @@ import org.elastras.client.protocol.WireFormat;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.otm.http.OtmService;
 import org.elastras.otm.http.PrometheusLabels;
+import org.elastras.storage.store.MemtableBudget;
 import org.elastras.otm.txn.BranchCoordinator;
 import org.elastras.otm.txn.CommitResult;
 import org.elastras.otm.txn.CommitTag;
@@ -650,6 +651,17 @@ final class TransactionService implements OtmService {
         sample(out, "elastras_otm_snapshot_pending_ranges", "gauge",
                 "finished CTS ranges waiting behind an unfinished CTS of this OTM", otm, snapshots.pendingRanges());
         sample(out, "elastras_otm_partitions_served", "gauge", "partitions served", otm, partitions.all().size());
+        MemtableBudget budget = partitions.memtableBudget();
+        sample(out, "elastras_otm_memtable_budget_bytes", "gauge", "what all partitions' memtables may hold together",
+                otm, budget.capacityBytes());
+        sample(out, "elastras_otm_memtable_active_bytes", "gauge", "bytes in the partitions' active memtables", otm,
+                budget.activeBytes());
+        sample(out, "elastras_otm_memtable_frozen_bytes", "gauge", "bytes in frozen memtables being flushed", otm,
+                budget.frozenBytes());
+        sample(out, "elastras_otm_memtable_budget_flushes_total", "counter",
+                "flushes of the largest memtable because the active ones held half the budget", otm, budget.flushesRequested());
+        sample(out, "elastras_otm_memtable_budget_waits_total", "counter",
+                "commits that waited because the memtables held the whole budget", otm, budget.writerWaits());
         return out.toString();
     }
 

@@ -44,4 +44,18 @@ class OtmConfigTest {
             assertTrue(e.getMessage().contains("--batches-executing-max"), e.getMessage());
         }
     }
+
+    @Test
+    void theMemtableBudgetIsAnEighthOfTheHeapUnlessSet() {
+        OtmConfig defaults = OtmConfig.parse(with("--standalone"));
+        assertEquals(Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 8), defaults.memtableBudget().capacityBytes());
+        OtmConfig set = OtmConfig.parse(with("--memtable-budget-mb", "300"));
+        assertEquals(300L << 20, set.memtableBudget().capacityBytes());
+        assertEquals(300L << 20, set.inCluster().withBatchesExecutingMax(2).memtableBudget().capacityBytes());
+        for (String bad : new String[] {"-1", "1048577", "lots"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> OtmConfig.parse(with("--memtable-budget-mb", bad)));
+            assertTrue(e.getMessage().contains("--memtable-budget-mb"), e.getMessage());
+        }
+    }
 }

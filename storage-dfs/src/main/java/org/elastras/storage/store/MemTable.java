@@ -49,6 +49,17 @@ final class MemTable {
     private final AtomicLong sizeBytes = new AtomicLong();
     private final AtomicLong minCts = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong maxCts = new AtomicLong(-1);
+    /** Where the bytes added are charged, or null (a memtable outside any budget). */
+    private final MemtableBudget.Account budget;
+
+    MemTable() {
+        this(null);
+    }
+
+    /** @param budget the account every byte added here is charged to, or null */
+    MemTable(MemtableBudget.Account budget) {
+        this.budget = budget;
+    }
 
     /**
      * Adds a version; a version with the same (key, cts) already here is left as it is.
@@ -134,6 +145,9 @@ final class MemTable {
     private void count(int versions, long bytes, long min, long max) {
         versionCount.addAndGet(versions);
         sizeBytes.addAndGet(bytes);
+        if (budget != null) {
+            budget.grew(bytes);
+        }
         if (min < minCts.get()) {
             minCts.accumulateAndGet(min, Math::min);
         }

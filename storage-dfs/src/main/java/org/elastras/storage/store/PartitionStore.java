@@ -110,6 +110,8 @@ public final class PartitionStore implements Closeable {
     private final AtomicLong lastCompactionMs;
     private final AtomicLong compactionsForDeadEntries = new AtomicLong();
     private volatile IOException lastMaintenanceError;
+    /** This store's part of the process's memtable budget: every memtable's bytes are charged to it. */
+    private final MemtableBudget.Account budgetAccount;
 
     private PartitionStore(Dfs dfs, String directory, StoreOptions options, StoreEnvironment environment,
             Manifest manifest, List<TableHandle> tables) {
@@ -120,7 +122,27 @@ public final class PartitionStore implements Closeable {
         this.manifest = manifest;
         this.nextFileNumber = manifest.nextFileNumber();
         this.inheritedReplayPoints = manifest.replayPoints();
-        this.view = new StoreView(new MemTable(), List.of(), tables);
+        this.budgetAccount = environment.memtableBudget().join(new MemtableBudget.Member() {
+            @Override
+            public long activeBytes() {
+                return view.active.sizeBytes();
+            }
+
+            @Override
+            public boolean canFlush() {
+                return state == State.OPEN && !maintenancePaused && environment.maintenance() != null;
+            }
+
+            @Override
+            public boolean requestFlush() {
+                if (!canFlush()) {
+                    return false;
+                }
+                scheduleFlush();
+                return true;
+            }
+        });
+        this.view = new StoreView(new MemTable(budgetAccount), List.of(), tables);
         this.deadEntryCompaction = new DeadEntryCompactionPolicy(options);
         this.lastCompactionMs = new AtomicLong(environment.nowMs());
     }
@@ -587,13 +609,18 @@ public final class PartitionStore implements Closeable {
     }
 
     /**
-     * Waits until the store can take more writes: fewer frozen memtables than the limit. The
-     * owner calls this before it logs a commit, so a slow DFS pushes back on clients instead of
-     * growing memory without bound.
+     * Waits until the store can take more writes: fewer frozen memtables than the limit, and room
+     * in the process's memtable budget. The owner calls this before it logs a commit, so a slow
+     * DFS pushes back on clients instead of growing memory without bound. Takes no lock when there
+     * is room (the case of nearly every commit).
      *
      * @return false if the wait timed out
      */
     public boolean awaitWriteCapacity(long timeoutMillis) throws InterruptedException {
+        MemtableBudget budget = environment.memtableBudget();
+        if (view.frozen.size() < options.frozenMemtablesMax() && budget.hasRoom()) {
+            return true;
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         installLock.lock();
         try {
@@ -604,10 +631,10 @@ public final class PartitionStore implements Closeable {
                 }
                 flushed.awaitNanos(left);
             }
-            return true;
         } finally {
             installLock.unlock();
         }
+        return state == State.CLOSED || budget.awaitRoom(deadline);
     }
 
     /**
@@ -632,7 +659,8 @@ public final class PartitionStore implements Closeable {
                         List<MemTable> frozen = new ArrayList<>();
                         frozen.add(current.active);
                         frozen.addAll(current.frozen);
-                        install(new StoreView(new MemTable(), frozen, current.tables));
+                        install(new StoreView(new MemTable(budgetAccount), frozen, current.tables));
+                        budgetAccount.froze(current.active.sizeBytes());
                     }
                 } finally {
                     installLock.unlock();
@@ -687,6 +715,7 @@ public final class PartitionStore implements Closeable {
             next = new StoreView(current.active, frozen, tables);
             writeManifest(next);
             install(next);
+            budgetAccount.flushed(memtable.sizeBytes());
             flushCount.incrementAndGet();
             flushed.signalAll();
         } catch (IOException | RuntimeException e) {
@@ -904,6 +933,8 @@ public final class PartitionStore implements Closeable {
                 if (state == State.OPEN) {
                     throw e;
                 }
+            } finally {
+                budgetAccount.flushAttemptEnded();
             }
         });
     }
@@ -1033,7 +1064,13 @@ public final class PartitionStore implements Closeable {
                 return;
             }
             state = State.CLOSED;
-            view.release();
+            StoreView last = view;
+            long frozenBytes = 0;
+            for (MemTable m : last.frozen) {
+                frozenBytes += m.sizeBytes();
+            }
+            budgetAccount.close(last.active.sizeBytes(), frozenBytes);
+            last.release();
             flushed.signalAll();
         } finally {
             installLock.unlock();

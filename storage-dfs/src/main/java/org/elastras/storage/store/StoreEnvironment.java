@@ -7,9 +7,10 @@ import java.util.function.Predicate;
 import org.elastras.storage.sstable.BlockCache;
 
 /**
- * What every partition store of one process shares: the block cache, a source of cache ids that
- * are unique among its tables, the executor that runs background flushes and compactions, the
- * garbage-collection horizon of the transaction manager above, and a monotonic clock.
+ * What every partition store of one process shares: the block cache, the memtable budget, a
+ * source of cache ids that are unique among its tables, the executor that runs background flushes
+ * and compactions, the garbage-collection horizon of the transaction manager above, and a
+ * monotonic clock.
  *
  * <p>Thread-safe. {@code gcHorizonCts} must return a timestamp such that no current or future
  * reader uses an older snapshot, and every version with a CTS at or below it has been applied.
@@ -22,6 +23,7 @@ public final class StoreEnvironment {
     private final LongSupplier gcHorizonCts;
     private final Predicate<byte[]> expired;
     private final LongSupplier monotonicClockMs;
+    private final MemtableBudget memtableBudget;
 
     /**
      * @param maintenance runs background flushes and compactions; null: only explicit calls do
@@ -46,9 +48,19 @@ public final class StoreEnvironment {
      */
     public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts,
             Predicate<byte[]> expired, LongSupplier monotonicClockMs) {
-        if (blockCache == null || gcHorizonCts == null || expired == null || monotonicClockMs == null) {
-            throw new IllegalArgumentException("block cache, GC horizon, expiry and clock are required");
+        this(blockCache, maintenance, gcHorizonCts, expired, monotonicClockMs, MemtableBudget.unbounded());
+    }
+
+    /**
+     * @param memtableBudget what the memtables of every store here may hold together
+     */
+    public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts,
+            Predicate<byte[]> expired, LongSupplier monotonicClockMs, MemtableBudget memtableBudget) {
+        if (blockCache == null || gcHorizonCts == null || expired == null || monotonicClockMs == null
+                || memtableBudget == null) {
+            throw new IllegalArgumentException("block cache, GC horizon, expiry, clock and memtable budget are required");
         }
+        this.memtableBudget = memtableBudget;
         this.blockCache = blockCache;
         this.maintenance = maintenance;
         this.gcHorizonCts = gcHorizonCts;
@@ -58,6 +70,10 @@ public final class StoreEnvironment {
 
     boolean expired(byte[] key) {
         return expired.test(key);
+    }
+
+    public MemtableBudget memtableBudget() {
+        return memtableBudget;
     }
 
     public BlockCache blockCache() {

@@ -25,8 +25,17 @@ public record StoreOptions(long memtableBytesMax, int frozenMemtablesMax, int co
         SsTableOptions tables, StorageLimits limits,
         long deadEntriesCompactionMin, int deadEntriesCompactionPercent, long deadEntriesCompactionIntervalMs) {
 
-    /** 10,000 dead entries, half of what scans read, at most one such compaction per 30 s. */
-    public static final StoreOptions DEFAULT = new StoreOptions(32L << 20, 2, 6, SsTableOptions.DEFAULT, StorageLimits.DEFAULT);
+    /**
+     * Memtables of up to 128 MiB, two frozen at most, a compaction at six tables; on dead entries,
+     * 10,000 of them, half of what scans read, at most one such compaction per 30 s. The process's
+     * {@link MemtableBudget} flushes memtables earlier when many partitions share it: 128 MiB is
+     * what one busy partition may keep, so that reads of rows written in the last seconds find
+     * them in memory. (A memtable that lasts T seconds under uniform writes to N rows at N writes
+     * a second misses (1 - e^-T) / T of the reads: of the procedure benchmark's 100,000 rows at
+     * 100,000 writes of ~150 bytes a second, about 2 reads in 5 at 32 MiB, 1 in 9 at 128 MiB.)
+     * The cost is a longer log replay when its OTM fails (BENCHMARKS.md, session 20).
+     */
+    public static final StoreOptions DEFAULT = new StoreOptions(128L << 20, 2, 6, SsTableOptions.DEFAULT, StorageLimits.DEFAULT);
 
     public StoreOptions {
         if (memtableBytesMax < 1024 || memtableBytesMax > 4L << 30) {
