@@ -1,6 +1,7 @@
 package org.elastras.storage.store;
 
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -19,10 +20,10 @@ import org.elastras.storage.wal.WalPosition;
  * (what a recovery would have to replay if this memtable were lost).
  *
  * <p>Layout: each key has one {@link KeyVersions} holding its versions here, newest CTS first, as
- * an immutable list. The holders are in a hash map, for point lookups and for adding a version of
- * a key already here: most of a transaction's work is point reads and writes, and a seek in an
- * ordered map is ~2 log2(n) key compares, each a chain of cache misses, where the hash map is one
- * hash and a compare. The ordered map of the holders, which scans need, is built by the first scan
+ * an immutable list. The holders are in a hash table ({@link HolderTable}), for point lookups and
+ * for adding a version of a key already here: most of a transaction's work is point reads and
+ * writes, and a seek in an ordered map is ~2 log2(n) key compares, each a chain of cache misses,
+ * where the hash table is one hash and a compare. The ordered map of the holders, which scans need, is built by the first scan
  * ({@link #scan}) and kept by every new key's writer from then on; a memtable no scan reads is never
  * ordered until its flush sorts its keys once ({@link #sortedScan}). (Ordered inserts of new keys
  * were 14 % of the OTM's CPU in the procedure benchmark, whose memtable sees no scan.)
@@ -33,16 +34,16 @@ import org.elastras.storage.wal.WalPosition;
  */
 final class MemTable {
 
-    /** Every key here to its versions: the holder in this map is the key's only holder. */
-    private final ConcurrentHashMap<IndexKey, KeyVersions> byKey = new ConcurrentHashMap<>();
+    /** Every key here to its versions: the holder in this table is the key's only holder. */
+    private final HolderTable<KeyVersions> byKey = new HolderTable<>();
     /**
      * The same holders ordered by key, for writers: null until a scan starts building it, then
      * every writer adds its holder unless it is there already (add the version, full fence, look;
-     * the builder sets this field, fences and then walks the hash map, so each holder written to
+     * the builder sets this field, fences and then walks the hash table, so each holder written to
      * is ordered by one or the other before its writer returns).
      */
     private volatile ConcurrentSkipListMap<byte[], KeyVersions> indexing;
-    /** The ordered holders for scans: set once complete (every holder of the hash map in it). */
+    /** The ordered holders for scans: set once complete (every holder of the hash table in it). */
     private volatile ConcurrentSkipListMap<byte[], KeyVersions> byOrder;
     private final Map<String, WalPosition> oldestPositionByWal = new ConcurrentHashMap<>();
     private final AtomicInteger versionCount = new AtomicInteger();
@@ -99,13 +100,7 @@ final class MemTable {
     }
 
     private boolean addVersion(Version version) {
-        IndexKey indexKey = new IndexKey(version.key());
-        KeyVersions holder = byKey.get(indexKey);
-        if (holder == null) {
-            KeyVersions fresh = new KeyVersions(version.key());
-            KeyVersions raced = byKey.putIfAbsent(indexKey, fresh);
-            holder = raced == null ? fresh : raced;
-        }
+        KeyVersions holder = byKey.getOrInsert(version.key(), HolderTable.hash(version.key()), KeyVersions::new);
         boolean added = holder.add(version);
         if (!holder.indexed) {
             // Whoever adds to a holder sees it ordered before returning, not only the writer that
@@ -131,10 +126,10 @@ final class MemTable {
                 ConcurrentSkipListMap<byte[], KeyVersions> building = new ConcurrentSkipListMap<>(Version::compareKeys);
                 indexing = building;
                 VarHandle.fullFence();
-                for (KeyVersions h : byKey.values()) {
+                byKey.forEach(h -> {
                     building.putIfAbsent(h.key, h);
                     h.indexed = true;
-                }
+                });
                 byOrder = building;
             }
             return byOrder;
@@ -166,12 +161,25 @@ final class MemTable {
 
     /** The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included. */
     Version get(byte[] key, long snapshotCts) {
-        KeyVersions holder = byKey.get(new IndexKey(key));
-        if (holder == null) {
+        return get(key, -1, snapshotCts);
+    }
+
+    /**
+     * The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included; null
+     * also when no version here is newer than {@code afterCts} (the caller wants only those).
+     */
+    Version get(byte[] key, long afterCts, long snapshotCts) {
+        KeyVersions holder = byKey.get(key, HolderTable.hash(key));
+        if (holder == null || holder.headCts <= afterCts) {
             return null;
         }
+        // The head first, then the chain: a writer sets them in the other order.
+        Version head = holder.head;
+        if (head != null && head.cts() <= snapshotCts) {
+            return head;
+        }
         for (Chain c = holder.newest; c != null; c = c.older) {
-            if (c.version.cts() <= snapshotCts) {
+            if (c.cts <= snapshotCts) {
                 return c.version;
             }
         }
@@ -197,7 +205,9 @@ final class MemTable {
         if (ordered != null) {
             return versionsOf(ordered.values().iterator());
         }
-        KeyVersions[] holders = byKey.values().toArray(new KeyVersions[0]);
+        List<KeyVersions> all = new ArrayList<>(byKey.size());
+        byKey.forEach(all::add);
+        KeyVersions[] holders = all.toArray(new KeyVersions[0]);
         Arrays.sort(holders, (a, b) -> Version.compareKeys(a.key, b.key));
         return versionsOf(Arrays.asList(holders).iterator());
     }
@@ -259,65 +269,46 @@ final class MemTable {
         return maxCts.get();
     }
 
-    /** One key's versions here. Readers read {@link #newest} without locks; writers add under the holder's monitor. */
-    private static final class KeyVersions {
-        final byte[] key;
+    /**
+     * One key's versions here. Readers read without locks; writers add under the holder's monitor.
+     * The newest version and its CTS are kept in the holder too (written after the chain, the CTS
+     * last), so that a read at a snapshot the newest version is visible to, or a look for versions
+     * newer than one the key has not passed, reads no chain link.
+     */
+    private static final class KeyVersions extends HolderTable.Entry {
         /** Newest CTS first; null until the first version is added. */
         volatile Chain newest;
+        /** The chain's first version, or null. */
+        volatile Version head;
+        /** The head's CTS, -1 without one; only grows. */
+        volatile long headCts = -1;
         /** Set once the holder is in the ordered map (so writers stop looking). */
         volatile boolean indexed;
 
         KeyVersions(byte[] key) {
-            this.key = key;
+            super(key);
         }
 
         /** Adds {@code v} in CTS order; false if the same version is here already. */
         synchronized boolean add(Version v) {
             Chain c = newest;
-            while (c != null && c.version.cts() > v.cts()) {
+            while (c != null && c.cts > v.cts()) {
                 c = c.older;
             }
-            if (c != null && c.version.cts() == v.cts()) {
+            if (c != null && c.cts == v.cts()) {
                 if (!c.version.equals(v)) {
                     throw new IllegalStateException("two different values for the same (key, cts): " + c.version
                             + " and " + v);
                 }
                 return false;
             }
-            newest = Chain.insert(newest, v);
-            return true;
-        }
-    }
-
-    /**
-     * A key as a hash-map key, compared by content, with a hash that spreads keys differing only in
-     * their last bytes (ids encoded big-endian): {@code Arrays.hashCode} maps such keys onto a few
-     * thousand values. Immutable (the bytes are never changed).
-     */
-    private static final class IndexKey {
-        private static final long FNV_OFFSET = 0xcbf29ce484222325L;
-        private static final long FNV_PRIME = 0x100000001b3L;
-
-        private final byte[] bytes;
-        private final int hash;
-
-        IndexKey(byte[] bytes) {
-            this.bytes = bytes;
-            long h = FNV_OFFSET;
-            for (byte b : bytes) {
-                h = (h ^ (b & 0xff)) * FNV_PRIME;
+            Chain chain = Chain.insert(newest, v);
+            newest = chain;
+            if (chain.version != head) {
+                head = chain.version;
+                headCts = chain.cts;
             }
-            this.hash = (int) (h ^ (h >>> 32));
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof IndexKey k && hash == k.hash && Arrays.equals(bytes, k.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
+            return true;
         }
     }
 
@@ -328,10 +319,13 @@ final class MemTable {
      */
     private static final class Chain {
         final Version version;
+        /** The version's CTS, here so that a lookup skipping newer versions reads no version. */
+        final long cts;
         final Chain older;
 
         Chain(Version version, Chain older) {
             this.version = version;
+            this.cts = version.cts();
             this.older = older;
         }
 
@@ -339,7 +333,7 @@ final class MemTable {
         static Chain insert(Chain chain, Version v) {
             int newer = 0;
             Chain rest = chain;
-            while (rest != null && rest.version.cts() > v.cts()) {
+            while (rest != null && rest.cts > v.cts()) {
                 newer++;
                 rest = rest.older;
             }

@@ -412,7 +412,7 @@ public final class PartitionStore implements Closeable {
                 // A plain read (afterCts -1) looks into the first memtable without reading its
                 // newest CTS, a counter every commit writes from another core.
                 if (best == null ? afterCts < 0 || m.maxCts() > afterCts : m.maxCts() > best.cts()) {
-                    best = newer(best, m.get(key, snapshotCts));
+                    best = newer(best, m.get(key, afterCts, snapshotCts));
                 }
             }
             long keyHash = 0;

@@ -1,0 +1,160 @@
+package org.elastras.storage.store;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A memtable's keys to their holders: an insert-only hash table, open addressing with linear
+ * probing, its hashes in an array of their own. A lookup reads the hash slots until it meets the
+ * key's hash or an empty slot, then the holder and its key bytes: a hit costs the hash slot, the
+ * holder and the key bytes, where {@code ConcurrentHashMap<IndexKey, holder>} also walked its node
+ * and a key wrapper (a quarter of the OTM's CPU in the procedure benchmark was memtable lookups,
+ * most of it waiting on those misses).
+ *
+ * <p>Thread-safe. Lookups take no lock; inserts take this table's monitor (one per new key of a
+ * memtable: most writes add to a holder already here). Nothing is ever removed, so a table once
+ * published only fills: a resize builds a larger one under the monitor and publishes it, and a
+ * lookup still walking the old one finds every key inserted before the resize began. A key whose
+ * insert returned before a lookup began is found by it: the lookup reads the published table after
+ * the insert published it (a hash slot is written, with release, after its holder, and read with
+ * acquire before it).
+ *
+ * @param <H> the holder type
+ */
+final class HolderTable<H extends HolderTable.Entry> {
+
+    /** What the table holds: something that knows its key. */
+    abstract static class Entry {
+        final byte[] key;
+
+        Entry(byte[] key) {
+            this.key = key;
+        }
+    }
+
+    private static final VarHandle SLOT_HASH = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final int INITIAL_CAPACITY = 16;
+    private static final int MAX_CAPACITY = 1 << 30;
+
+    /** One generation of the table; its arrays only fill (slots are written once). */
+    private static final class Slots {
+        /** 0: empty; else the hash of the key whose holder is at the same index. */
+        final int[] hashes;
+        final Entry[] holders;
+        final int mask;
+
+        Slots(int capacity) {
+            hashes = new int[capacity];
+            holders = new Entry[capacity];
+            mask = capacity - 1;
+        }
+    }
+
+    private volatile Slots slots = new Slots(INITIAL_CAPACITY);
+    /** Keys held; guarded by this. */
+    private int size;
+
+    /** The hash of {@code key} as this table uses it: never 0 (an empty slot). */
+    static int hash(byte[] key) {
+        // FNV-1a over the bytes, folded: spreads keys that differ only in their last bytes (ids
+        // encoded big-endian), which Arrays.hashCode maps onto a few thousand values.
+        long h = 0xcbf29ce484222325L;
+        for (byte b : key) {
+            h = (h ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        int folded = (int) (h ^ (h >>> 32));
+        return folded == 0 ? 1 : folded;
+    }
+
+    /** The holder of {@code key}, or null. {@code hash} is {@link #hash}{@code (key)}. */
+    @SuppressWarnings("unchecked")
+    H get(byte[] key, int hash) {
+        Slots s = slots;
+        int[] hashes = s.hashes;
+        int mask = s.mask;
+        for (int i = hash & mask; ; i = (i + 1) & mask) {
+            int h = (int) SLOT_HASH.getAcquire(hashes, i);
+            if (h == 0) {
+                return null;
+            }
+            if (h == hash) {
+                Entry e = s.holders[i];
+                if (Arrays.equals(e.key, key)) {
+                    return (H) e;
+                }
+            }
+        }
+    }
+
+    /**
+     * The holder of {@code key}, made by {@code create} (a holder of that key) and inserted if there
+     * was none. Two callers racing on one new key get the same holder.
+     */
+    H getOrInsert(byte[] key, int hash, Function<byte[], H> create) {
+        H found = get(key, hash);
+        return found != null ? found : insert(key, hash, create);
+    }
+
+    private synchronized H insert(byte[] key, int hash, Function<byte[], H> create) {
+        H raced = get(key, hash);
+        if (raced != null) {
+            return raced;
+        }
+        Slots s = slots;
+        if ((size + 1) * 2 > s.hashes.length) {
+            if (s.hashes.length >= MAX_CAPACITY) {
+                throw new IllegalStateException("memtable holds " + size + " keys, the most one table can");
+            }
+            s = grown(s);
+            slots = s;
+        }
+        H holder = create.apply(key);
+        place(s, hash, holder);
+        size++;
+        return holder;
+    }
+
+    /** A table twice as large with every key of {@code from}. REQUIRES: this monitor. */
+    private static Slots grown(Slots from) {
+        Slots to = new Slots(from.hashes.length * 2);
+        for (int i = 0; i < from.hashes.length; i++) {
+            int h = from.hashes[i];
+            if (h != 0) {
+                place(to, h, from.holders[i]);
+            }
+        }
+        return to;
+    }
+
+    /** Writes a holder's slot: the holder first, then its hash with release. REQUIRES: this monitor. */
+    private static void place(Slots s, int hash, Entry holder) {
+        int i = hash & s.mask;
+        while (s.hashes[i] != 0) {
+            i = (i + 1) & s.mask;
+        }
+        s.holders[i] = holder;
+        SLOT_HASH.setRelease(s.hashes, i, hash);
+    }
+
+    /**
+     * Calls {@code action} with every holder in the table now; weakly consistent (a holder inserted
+     * meanwhile may or may not be seen), but every holder whose insert returned before is.
+     */
+    @SuppressWarnings("unchecked")
+    void forEach(Consumer<H> action) {
+        Slots s = slots;
+        for (int i = 0; i < s.hashes.length; i++) {
+            if ((int) SLOT_HASH.getAcquire(s.hashes, i) != 0) {
+                action.accept((H) s.holders[i]);
+            }
+        }
+    }
+
+    /** Keys held. */
+    synchronized int size() {
+        return size;
+    }
+}
