@@ -1624,8 +1624,8 @@ public final class TransactionManager {
             }
             abortLocked(t, Reason.OVERLOADED, "its partition store could not take more writes");
             throw new TransactionException(Reason.OVERLOADED, true, t + " aborted: partition " + t.slot.partitionId
-                    + " is flushing slower than it is written (waited " + limits.writeCapacityWaitMs()
-                    + " ms); retry later");
+                    + " is flushing slower than it is written, or this OTM's memtables hold their whole budget"
+                    + " (waited " + limits.writeCapacityWaitMs() + " ms); retry later");
         }
     }
 

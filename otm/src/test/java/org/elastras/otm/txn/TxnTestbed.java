@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.elastras.storage.dfs.MemoryDfs;
 import org.elastras.storage.sstable.BlockCache;
+import org.elastras.storage.store.MemtableBudget;
 import org.elastras.storage.store.PartitionRecovery;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.StoreEnvironment;
@@ -28,8 +29,7 @@ final class TxnTestbed implements AutoCloseable {
     final long[] partitionIds;
     /** What flushes and compactions take as their GC horizon: 0 (keep every version) unless a test sets it. */
     volatile java.util.function.LongSupplier gcHorizon = () -> 0;
-    private final StoreEnvironment environment = new StoreEnvironment(new BlockCache(1 << 20), null,
-            () -> gcHorizon.getAsLong());
+    private final StoreEnvironment environment;
     private int incarnation;
 
     /** Set by a test that made the log fail on purpose: closing it then throws. */
@@ -42,8 +42,15 @@ final class TxnTestbed implements AutoCloseable {
     final Map<Long, PartitionStore> stores = new TreeMap<>();
 
     TxnTestbed(TransactionLimits limits, long... partitionIds) throws IOException {
+        this(limits, MemtableBudget.unbounded(), partitionIds);
+    }
+
+    /** A testbed whose stores share {@code budget} (and never flush by themselves: no maintenance thread). */
+    TxnTestbed(TransactionLimits limits, MemtableBudget budget, long... partitionIds) throws IOException {
         this.limits = limits;
         this.partitionIds = partitionIds.clone();
+        this.environment = new StoreEnvironment(new BlockCache(1 << 20), null, () -> gcHorizon.getAsLong(), key -> false,
+                () -> System.nanoTime() / 1_000_000, budget);
         start(0, false);
     }
 
