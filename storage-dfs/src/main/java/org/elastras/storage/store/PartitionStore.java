@@ -125,7 +125,9 @@ public final class PartitionStore implements Closeable {
         this.budgetAccount = environment.memtableBudget().join(new MemtableBudget.Member() {
             @Override
             public long activeBytes() {
-                return view.active.sizeBytes();
+                // Other stores' writers may ask before this constructor has set the view.
+                StoreView v = view;
+                return v == null ? 0 : v.active.sizeBytes();
             }
 
             @Override
