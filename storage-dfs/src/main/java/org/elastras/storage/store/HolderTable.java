@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.elastras.storage.sstable.SsTableReader;
 
 /**
  * A memtable's keys to their holders: an insert-only hash table, open addressing with linear
@@ -59,13 +60,17 @@ final class HolderTable<H extends HolderTable.Entry> {
 
     /** The hash of {@code key} as this table uses it: never 0 (an empty slot). */
     static int hash(byte[] key) {
-        // FNV-1a over the bytes, folded: spreads keys that differ only in their last bytes (ids
-        // encoded big-endian), which Arrays.hashCode maps onto a few thousand values.
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key) {
-            h = (h ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        int folded = (int) (h ^ (h >>> 32));
+        return fromKeyHash(SsTableReader.keyHash(key));
+    }
+
+    /**
+     * This table's hash of a key from the 64-bit hash every SSTable's bloom filter is probed with
+     * ({@link SsTableReader#keyHash}), folded: a read hashes its key once for memtables and tables.
+     * That hash mixes every bit, so keys that differ only in their last bytes (ids encoded
+     * big-endian) spread, where {@code Arrays.hashCode} maps them onto a few thousand values.
+     */
+    static int fromKeyHash(long keyHash) {
+        int folded = (int) (keyHash ^ (keyHash >>> 32));
         return folded == 0 ? 1 : folded;
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.elastras.storage.sstable.SsTableReader;
 import org.elastras.storage.util.CloseableIterator;
 import org.elastras.storage.wal.WalPosition;
 
@@ -161,15 +162,17 @@ final class MemTable {
 
     /** The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included. */
     Version get(byte[] key, long snapshotCts) {
-        return get(key, -1, snapshotCts);
+        return get(key, SsTableReader.keyHash(key), -1, snapshotCts);
     }
 
     /**
      * The newest version of {@code key} with cts <= {@code snapshotCts}, tombstones included; null
      * also when no version here is newer than {@code afterCts} (the caller wants only those).
+     *
+     * @param keyHash {@link SsTableReader#keyHash}{@code (key)}, which the caller probes tables with too
      */
-    Version get(byte[] key, long afterCts, long snapshotCts) {
-        KeyVersions holder = byKey.get(key, HolderTable.hash(key));
+    Version get(byte[] key, long keyHash, long afterCts, long snapshotCts) {
+        KeyVersions holder = byKey.get(key, HolderTable.fromKeyHash(keyHash));
         if (holder == null || holder.headCts <= afterCts) {
             return null;
         }

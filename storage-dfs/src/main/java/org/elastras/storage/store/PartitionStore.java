@@ -394,7 +394,8 @@ public final class PartitionStore implements Closeable {
     /**
      * The newest version of {@code key} with {@code afterCts < cts <= snapshotCts}, or null. The
      * hot path of every read: sources are skipped by their CTS bounds before any key work, the key
-     * is hashed once for every table's bloom filter, and nothing is allocated beyond the answer.
+     * is hashed once for every memtable's table and every SSTable's bloom filter, and nothing is
+     * allocated beyond the answer.
      */
     private Version newest(byte[] key, long afterCts, long snapshotCts) throws IOException {
         StoreView v;
@@ -408,17 +409,16 @@ public final class PartitionStore implements Closeable {
         } while (readSlot < 0);
         try {
             Version best = null;
+            long keyHash = SsTableReader.keyHash(key);
             List<MemTable> memtables = v.memtables();
             for (int i = 0; i < memtables.size(); i++) {
                 MemTable m = memtables.get(i);
                 // A plain read (afterCts -1) looks into the first memtable without reading its
                 // newest CTS, a counter every commit writes from another core.
                 if (best == null ? afterCts < 0 || m.maxCts() > afterCts : m.maxCts() > best.cts()) {
-                    best = newer(best, m.get(key, afterCts, snapshotCts));
+                    best = newer(best, m.get(key, keyHash, afterCts, snapshotCts));
                 }
             }
-            long keyHash = 0;
-            boolean hashed = false;
             for (int i = v.tables.size() - 1; i >= 0; i--) {
                 TableHandle t = v.tables.get(i);
                 SsTableInfo info = t.info();
@@ -428,10 +428,6 @@ public final class PartitionStore implements Closeable {
                 if (info.entryCount() == 0 || info.minCts() > snapshotCts
                         || Version.compareKeys(key, info.smallestKey()) < 0 || Version.compareKeys(key, info.largestKey()) > 0) {
                     continue;
-                }
-                if (!hashed) {
-                    keyHash = SsTableReader.keyHash(key);
-                    hashed = true;
                 }
                 best = newer(best, t.reader().get(key, snapshotCts, keyHash));
             }
