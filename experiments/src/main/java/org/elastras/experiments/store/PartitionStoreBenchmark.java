@@ -84,17 +84,7 @@ public final class PartitionStoreBenchmark {
 
     private static PartitionStore open(Dfs dfs, String path, StoreEnvironment env) throws IOException {
         PartitionStore store = PartitionStore.open(dfs, path, StoreOptions.DEFAULT.withMemtableBytesMax(16L << 20), env);
-        store.finishRecovery(new WalCursor() {
-            @Override
-            public String walId() {
-                return "bench";
-            }
-
-            @Override
-            public WalPosition replayPoint() {
-                return WalPosition.START;
-            }
-        });
+        store.finishRecovery(WalCursor.fixed("bench", WalPosition.START));
         return store;
     }
 

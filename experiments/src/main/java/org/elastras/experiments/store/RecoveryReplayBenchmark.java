@@ -118,7 +118,7 @@ public final class RecoveryReplayBenchmark {
         try (WalWriter wal = WalWriter.open(dfs, walDirectory, WalOptions.DEFAULT)) {
             WalPosition start = wal.endPosition();
             PartitionStore crashed = PartitionStore.open(dfs, storeDirectory, options, env);
-            crashed.finishRecovery(new FixedCursor(name, start));
+            crashed.finishRecovery(WalCursor.fixed(name, start));
             SplittableRandom random = new SplittableRandom(42 + run);
             long cts = 0;
             while (crashed.stats().memtableBytes() < options.memtableBytesMax()) {
@@ -180,9 +180,5 @@ public final class RecoveryReplayBenchmark {
             v[i] = (byte) (x >>> (8 * i));
         }
         return v;
-    }
-
-    /** The abandoned store's log cursor: nothing is in flight when it opens, so its replay point is the start. */
-    private record FixedCursor(String walId, WalPosition replayPoint) implements WalCursor {
     }
 }

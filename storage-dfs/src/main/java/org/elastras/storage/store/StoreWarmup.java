@@ -28,6 +28,8 @@ public final class StoreWarmup {
     static final int VERSIONS = 600;
     static final int VERSIONS_PER_RECORD = 8;
     private static final String WARMUP_LOG = "warmup";
+    /** The warm-up's pretend log: nothing is ever in flight, so its replay point is its end. */
+    private static final WalPosition WARMUP_REPLAY_POINT = new WalPosition(2, 0);
 
     private StoreWarmup() {
     }
@@ -50,7 +52,7 @@ public final class StoreWarmup {
             PartitionStore store = PartitionStore.open(dfs, directory, options, environment);
             List<byte[]> keys = new ArrayList<>(VERSIONS);
             try {
-                store.finishRecovery(new FixedCursor());
+                store.finishRecovery(WalCursor.fixed(WARMUP_LOG, WARMUP_REPLAY_POINT));
                 for (int first = 0; first < VERSIONS; first += VERSIONS_PER_RECORD) {
                     List<Version> record = new ArrayList<>(VERSIONS_PER_RECORD);
                     for (int i = first; i < Math.min(VERSIONS, first + VERSIONS_PER_RECORD); i++) {
@@ -70,7 +72,7 @@ public final class StoreWarmup {
             }
             PartitionStore reopened = PartitionStore.open(dfs, directory, options, environment);
             try {
-                reopened.finishRecovery(new FixedCursor());
+                reopened.finishRecovery(WalCursor.fixed(WARMUP_LOG, WARMUP_REPLAY_POINT));
                 return readAll(reopened, keys);
             } finally {
                 reopened.close();
@@ -107,18 +109,5 @@ public final class StoreWarmup {
 
     private static byte[] value(int i) {
         return new byte[48 + i % 32];
-    }
-
-    /** The warm-up's pretend log: nothing is ever in flight, so its replay point is its end. */
-    private static final class FixedCursor implements WalCursor {
-        @Override
-        public String walId() {
-            return WARMUP_LOG;
-        }
-
-        @Override
-        public WalPosition replayPoint() {
-            return new WalPosition(2, 0);
-        }
     }
 }

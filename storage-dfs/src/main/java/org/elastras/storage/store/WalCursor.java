@@ -20,4 +20,25 @@ public interface WalCursor {
      * the future: the log's end position if nothing is in flight.
      */
     WalPosition replayPoint();
+
+    /**
+     * A cursor whose replay point never moves: for a log of which nothing is ever in flight when
+     * the store asks (warm-ups, benchmarks that apply what they logged before they go on).
+     */
+    static WalCursor fixed(String walId, WalPosition replayPoint) {
+        if (walId == null || replayPoint == null) {
+            throw new IllegalArgumentException("a fixed cursor needs a log id and a replay point");
+        }
+        return new WalCursor() {
+            @Override
+            public String walId() {
+                return walId;
+            }
+
+            @Override
+            public WalPosition replayPoint() {
+                return replayPoint;
+            }
+        };
+    }
 }

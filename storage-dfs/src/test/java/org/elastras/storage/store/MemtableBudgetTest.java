@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.elastras.storage.dfs.MemoryDfs;
 import org.elastras.storage.sstable.BlockCache;
 import org.elastras.storage.wal.WalPosition;
@@ -73,12 +75,18 @@ class MemtableBudgetTest {
         return v;
     }
 
-    private static void awaitFlushes(PartitionStore store, long flushes) throws InterruptedException {
+    /** Polls {@code condition} until it holds; fails naming {@code what} after 10 s. */
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (store.stats().flushes() < flushes || store.stats().frozenMemtables() > 0) {
-            assertTrue(System.nanoTime() < deadline, "no flush of " + store.stats());
-            Thread.sleep(5);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what);
+            Thread.sleep(1);
         }
+    }
+
+    private static void awaitFlushes(PartitionStore store, long flushes) throws InterruptedException {
+        await(store.stats() + " shows " + flushes + " flushes and nothing frozen",
+                () -> store.stats().flushes() >= flushes && store.stats().frozenMemtables() == 0);
     }
 
     @Test
@@ -121,12 +129,11 @@ class MemtableBudgetTest {
         assertTrue(budget.activeBytes() >= 128 * 1024, "the paused store alone holds half the budget");
         paused.resumeMaintenance();
         // The next write over half the budget asks for the flush (looks are at most 1 ms apart).
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (int i = 0; paused.stats().flushes() == 0; i++) {
-            assertTrue(System.nanoTime() < deadline, "the resumed store was never flushed");
-            write(paused, "p2-" + i, 1);
-            Thread.sleep(2);
-        }
+        AtomicInteger more = new AtomicInteger();
+        await("a write after the resume flushed the store", () -> {
+            write(paused, "p2-" + more.getAndIncrement(), 1);
+            return paused.stats().flushes() > 0;
+        });
         awaitFlushes(paused, 1);
         assertArrayEquals(value("p", 139), paused.get(key("p", 139), cts));
     }
@@ -159,7 +166,8 @@ class MemtableBudgetTest {
         List<Throwable> failures = new ArrayList<>();
         waiter.setUncaughtExceptionHandler((t, e) -> failures.add(e));
         waiter.start();
-        Thread.sleep(50);
+        await("the writer waits in the full budget",
+                () -> budget.writerWaits() == 2 && waiter.getState() == Thread.State.TIMED_WAITING);
         assertTrue(waiter.isAlive(), "the writer waits while the budget is full");
         a.close();
         waiter.join(10_000);
