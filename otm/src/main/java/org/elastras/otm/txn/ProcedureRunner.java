@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.logging.Logger;
 import org.elastras.otm.txn.TransactionException.Reason;
 
 /**
@@ -18,6 +19,13 @@ import org.elastras.otm.txn.TransactionException.Reason;
  * <p>Thread-safe; holds no per-call state.
  */
 public final class ProcedureRunner {
+
+    /**
+     * A call that runs this long or longer up to its commit's record (re-runs and their waits
+     * included) is logged with where its time went: the OTM's slow-call log.
+     */
+    static final long SLOW_CALL_MS = 1_000;
+    private static final Logger LOG = Logger.getLogger(ProcedureRunner.class.getName());
 
     /** Most distinct (database, procedure, reason) keys {@link #retriesByCause} counts apart. */
     static final int RETRY_CAUSES_MAX = 1_000;
@@ -120,53 +128,102 @@ public final class ProcedureRunner {
         Procedure procedure = registry.find(partition.schema().name(), name);
         List<Object> arguments = args == null ? List.of() : args;
         TransactionException last = null;
-        for (int attempt = 1; attempt <= attemptsMax; attempt++) {
-            if (attempt > 1) {
-                countRetry(partition.schema().name(), name, last.reason());
-                if (beforeWaiting != null) {
-                    beforeWaiting.run();
+        CallTimes times = new CallTimes(System.nanoTime());
+        int attempt = 1;
+        try {
+            for (; attempt <= attemptsMax; attempt++) {
+                if (attempt > 1) {
+                    countRetry(partition.schema().name(), name, last.reason());
+                    long waitBegan = System.nanoTime();
+                    if (beforeWaiting != null) {
+                        beforeWaiting.run();
+                    }
+                    awaitBlocker(last);
+                    times.waitedNanos += System.nanoTime() - waitBegan;
                 }
-                awaitBlocker(last);
+                long attemptBegan = System.nanoTime();
+                RowTransaction txn = partition.beginCall(manager, isolation, clientId, tag, cross);
+                try {
+                    if (beforeWaiting != null) {
+                        txn.beforeBlocking(beforeWaiting);
+                    }
+                    Object value = procedure.run(txn, arguments);
+                    if (txn.abortCause() != null) {
+                        // The procedure caught the error that aborted its transaction and went on.
+                        throw txn.abortCause();
+                    }
+                    if (tag != null) {
+                        manager.setMarkerValue(txn.id(), encodeMarker.apply(value));
+                    }
+                    PendingCommit commit = txn.prepareCommit();
+                    if (!commit.needsLog()) {
+                        CommitResult readOnly = manager.finishCommit(commit);
+                        return new Prepared(new ProcedureResult(ProcedureResult.Outcome.COMMITTED, value, readOnly.cts(),
+                                attempt, null), null, value, attempt);
+                    }
+                    return new Prepared(null, commit, value, attempt);
+                } catch (ProcedureAbort rollback) {
+                    txn.abort();
+                    return new Prepared(new ProcedureResult(ProcedureResult.Outcome.ROLLED_BACK, null, 0, attempt,
+                            rollback.getMessage()), null, null, attempt);
+                } catch (TransactionException e) {
+                    txn.abort();
+                    TransactionException cause = txn.abortCause() != null ? txn.abortCause() : e;
+                    times.attemptEnded(attemptBegan, cause);
+                    if (!cause.retryable()) {
+                        throw cause;
+                    }
+                    last = cause;
+                } catch (RuntimeException e) {
+                    txn.abort();
+                    throw new TransactionException(Reason.PROCEDURE_FAILED, true, "procedure '" + name + "' of database "
+                            + partition.schema().name() + " failed: " + e + "; its transaction was aborted", e);
+                }
             }
-            RowTransaction txn = partition.beginCall(manager, isolation, clientId, tag, cross);
-            try {
-                if (beforeWaiting != null) {
-                    txn.beforeBlocking(beforeWaiting);
-                }
-                Object value = procedure.run(txn, arguments);
-                if (txn.abortCause() != null) {
-                    // The procedure caught the error that aborted its transaction and went on.
-                    throw txn.abortCause();
-                }
-                if (tag != null) {
-                    manager.setMarkerValue(txn.id(), encodeMarker.apply(value));
-                }
-                PendingCommit commit = txn.prepareCommit();
-                if (!commit.needsLog()) {
-                    CommitResult readOnly = manager.finishCommit(commit);
-                    return new Prepared(new ProcedureResult(ProcedureResult.Outcome.COMMITTED, value, readOnly.cts(),
-                            attempt, null), null, value, attempt);
-                }
-                return new Prepared(null, commit, value, attempt);
-            } catch (ProcedureAbort rollback) {
-                txn.abort();
-                return new Prepared(new ProcedureResult(ProcedureResult.Outcome.ROLLED_BACK, null, 0, attempt,
-                        rollback.getMessage()), null, null, attempt);
-            } catch (TransactionException e) {
-                txn.abort();
-                TransactionException cause = txn.abortCause() != null ? txn.abortCause() : e;
-                if (!cause.retryable()) {
-                    throw cause;
-                }
-                last = cause;
-            } catch (RuntimeException e) {
-                txn.abort();
-                throw new TransactionException(Reason.PROCEDURE_FAILED, true, "procedure '" + name + "' of database "
-                        + partition.schema().name() + " failed: " + e + "; its transaction was aborted", e);
-            }
+        } finally {
+            times.reportIfSlow(partition.schema().name(), name, Math.min(attempt, attemptsMax));
         }
         return new Prepared(new ProcedureResult(ProcedureResult.Outcome.RETRIES_EXHAUSTED, null, 0, attemptsMax,
                 "aborted " + attemptsMax + " times; last: " + last.getMessage()), null, null, attemptsMax);
+    }
+
+    /**
+     * Where a call's time went, for the slow-call log: the waits before its re-runs and its longest
+     * attempt that aborted. Owned by the call's thread.
+     */
+    private static final class CallTimes {
+        private final long began;
+        long waitedNanos;
+        private long longestAbortedNanos;
+        private TransactionException longestAbortedBy;
+
+        CallTimes(long began) {
+            this.began = began;
+        }
+
+        void attemptEnded(long attemptBegan, TransactionException abortedBy) {
+            long nanos = System.nanoTime() - attemptBegan;
+            if (nanos >= longestAbortedNanos) {
+                longestAbortedNanos = nanos;
+                longestAbortedBy = abortedBy;
+            }
+        }
+
+        /** Logs a warning if the call ran {@link #SLOW_CALL_MS} or longer up to its commit's record. */
+        void reportIfSlow(String database, String procedure, int attempts) {
+            long ms = (System.nanoTime() - began) / 1_000_000;
+            if (ms < SLOW_CALL_MS) {
+                return;
+            }
+            TransactionException by = longestAbortedBy;
+            long longestMs = longestAbortedNanos / 1_000_000;
+            long waitedMs = waitedNanos / 1_000_000;
+            LOG.warning(() -> "slow call: procedure '" + procedure + "' of database " + database + " ran " + ms
+                    + " ms up to its commit's record, in " + attempts + (attempts == 1 ? " attempt" : " attempts")
+                    + ", " + waitedMs + " ms of it waiting before re-runs"
+                    + (by == null ? "" : "; its longest aborted attempt took " + longestMs + " ms and ended "
+                    + by.reason() + ": " + by.getMessage()));
+        }
     }
 
     /**

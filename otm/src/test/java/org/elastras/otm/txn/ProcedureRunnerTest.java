@@ -3,11 +3,17 @@ package org.elastras.otm.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.elastras.otm.txn.TransactionException.Reason;
 import org.elastras.storage.wal.WalPosition;
 import org.junit.jupiter.api.AfterEach;
@@ -98,6 +104,63 @@ class ProcedureRunnerTest {
                 ProcedureRunner.OTHER_PROCEDURES, Reason.CONFLICT)));
         assertEquals(procedures, byCause.values().stream().mapToLong(Long::longValue).sum());
         assertEquals(procedures, many.retryCount());
+    }
+
+    @Test
+    void aSlowCallIsLoggedWithWhereItsTimeWentAndAFastOneIsNot() {
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(ProcedureRunner.class.getName());
+        log.addHandler(capture);
+        try {
+            AtomicInteger runs = new AtomicInteger();
+            registry.register("SHOP", "slowFirstRun", (txn, args) -> {
+                List<Object> w = txn.get("warehouse", List.of(1));
+                if (runs.incrementAndGet() == 1) {
+                    try {
+                        Thread.sleep(ProcedureRunner.SLOW_CALL_MS + 100); // a procedure that takes this long
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    RowTransaction other = shop.begin(bed.manager, Isolation.SERIALIZABLE, "other");
+                    other.put("warehouse", Arrays.asList(1, "one", 100L));
+                    other.commit();
+                }
+                txn.put("warehouse", Arrays.asList(1, "one", (Long) w.get(2) + 1));
+                return null;
+            });
+            registry.register("SHOP", "fast", (txn, args) -> txn.get("warehouse", List.of(1)));
+
+            assertEquals(ProcedureResult.Outcome.COMMITTED, runner.run(shop, "fast", List.of(), Isolation.SERIALIZABLE,
+                    "client").outcome());
+            assertEquals(List.of(), logged, "a fast call is not logged");
+
+            ProcedureResult r = runner.run(shop, "slowFirstRun", List.of(), Isolation.SERIALIZABLE, "client");
+            assertEquals(2, r.attempts());
+            assertEquals(1, logged.size());
+            assertEquals(Level.WARNING, logged.get(0).getLevel());
+            String message = logged.get(0).getMessage();
+            assertTrue(message.startsWith("slow call: procedure 'slowFirstRun' of database " + shop.schema().name() + " ran "), message);
+            assertTrue(message.contains(" in 2 attempts, "), message);
+            long longestMs = Long.parseLong(message.replaceAll(".*longest aborted attempt took (\\d+) ms.*", "$1"));
+            assertTrue(longestMs >= ProcedureRunner.SLOW_CALL_MS, message);
+            assertTrue(message.contains(" ms and ended CONFLICT: "), message);
+        } finally {
+            log.removeHandler(capture);
+        }
     }
 
     @Test
