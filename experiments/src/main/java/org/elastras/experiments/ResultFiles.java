@@ -3,11 +3,12 @@ package org.elastras.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
 
-/** What every benchmark needs around its figures: JSON string literals and scratch-directory cleanup. Stateless. */
+/** What every benchmark needs around its figures: JSON string literals, the logs and scratch-directory cleanup. Stateless. */
 public final class ResultFiles {
 
     private ResultFiles() {
@@ -31,6 +32,28 @@ public final class ResultFiles {
             }
         }
         return q.append('"').toString();
+    }
+
+    /**
+     * Copies every {@code .log} file below {@code root} to the same relative path below {@code to}
+     * (the processes' logs of a run, kept beside its figures before its scratch directory goes).
+     *
+     * @return how many files were copied
+     */
+    public static int copyLogs(Path root, Path to) throws IOException {
+        if (!Files.exists(root)) {
+            return 0;
+        }
+        int copied = 0;
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.filter(f -> Files.isRegularFile(f) && f.getFileName().toString().endsWith(".log")).toList()) {
+                Path target = to.resolve(root.relativize(p).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                copied++;
+            }
+        }
+        return copied;
     }
 
     /** Deletes {@code root} and everything below it; nothing if it does not exist. */

@@ -46,7 +46,8 @@ import org.elastras.experiments.ResultFiles;
 public final class LiveMoveExperiment {
 
     private static final List<String> NAMES = List.of("warehouses", "terminals-per-warehouse", "items", "customers",
-            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb", "remote", "work-dir");
+            "warmup-seconds", "seconds", "move-every-seconds", "modes", "load-threads", "seed", "out", "otm-heap-mb", "remote", "work-dir",
+            "rate");
     /** A probe's pause between reads: enough to see a gap of a few milliseconds, light on 2 cores. */
     private static final long PROBE_PAUSE_MS = 2;
     private static final long MOVE_BOUND_MS = 60_000;
@@ -85,6 +86,11 @@ public final class LiveMoveExperiment {
             modes.add(m.equals("live"));
         }
         int loadThreads = Integer.parseInt(v.getOrDefault("load-threads", "2"));
+        // Total TPC-C transactions per second the terminals offer; 0: as many as they can (closed loop).
+        double rate = Double.parseDouble(v.getOrDefault("rate", "0"));
+        if (rate < 0) {
+            throw new IllegalArgumentException("--rate must be 0 (closed loop) or a positive number of transactions per second");
+        }
         long seed = Long.parseLong(v.getOrDefault("seed", "42"));
         Path out = Paths.get(v.getOrDefault("out", "experiments/results/livemove"));
         int otmHeapMb = Integer.parseInt(v.getOrDefault("otm-heap-mb", "768"));
@@ -96,7 +102,8 @@ public final class LiveMoveExperiment {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         java.util.logging.Logger.getLogger("org.elastras").setLevel(java.util.logging.Level.WARNING);
         System.out.println("moves under TPC-C: " + scale.describe() + ", " + terminals + " terminals/warehouse, 2 OTM processes,"
-                + " one warehouse per partition, remote warehouses " + remote.optionName() + "; a move every " + moveEveryMs
+                + " one warehouse per partition, remote warehouses " + remote.optionName() + ", "
+                + (rate > 0 ? "offered load " + rate + " txn/s" : "closed loop (as fast as the terminals go)") + "; a move every " + moveEveryMs
                 + " ms, modes " + modes + "; load average "
                 + TpccBenchmark.loadAverage());
 
@@ -120,7 +127,8 @@ public final class LiveMoveExperiment {
             List<ConsistencyViolation> afterLoad = target.checkConsistency(warehouses, true, deliveredAsLoaded);
 
             try (ElasTrasClient client = ElasTrasClient.connect(target.zkConnect())) {
-                Run r = measure(target, client, scale, run, seed, remote, terminals, warmup, seconds, moveEveryMs, modes);
+                Run r = measure(target, client, scale, run, seed, remote, terminals, rate, warmup, seconds, moveEveryMs,
+                        modes);
                 List<ConsistencyViolation> afterRun = target.checkConsistency(warehouses, false, deliveredAsLoaded);
                 Map<Long, List<String[]>> masterSays = masterAccount(scratch.resolve("logs").resolve("master-1.log"));
                 report(out, scale, terminals, r, masterSays, afterLoad, afterRun);
@@ -133,7 +141,7 @@ public final class LiveMoveExperiment {
     }
 
     /** What one run measured. */
-    record Run(TpccDriver.Result tpcc, List<MoveRecord> moves, List<Second> seconds, Histogram probeSteady,
+    record Run(TpccDriver.Result tpcc, double offeredTxnPerSecond, List<MoveRecord> moves, List<Second> seconds, Histogram probeSteady,
             Histogram probeMoving, long probeErrors, String loadBefore, String loadAfter) {
     }
 
@@ -142,7 +150,8 @@ public final class LiveMoveExperiment {
     }
 
     private static Run measure(ClusterTpccTarget target, ElasTrasClient client, TpccScale scale, NuRandConstants run,
-            long seed, RemoteWarehouses remote, int terminals, double warmup, double seconds, long moveEveryMs, List<Boolean> modes) throws Exception {
+            long seed, RemoteWarehouses remote, int terminals, double rate, double warmup, double seconds, long moveEveryMs,
+            List<Boolean> modes) throws Exception {
         int warehouses = scale.warehouses();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong movingWarehouse = new AtomicLong(0);
@@ -221,7 +230,9 @@ public final class LiveMoveExperiment {
         mover.start();
         TpccDriver.Result result;
         try {
-            result = new TpccDriver(scale, run, seed, remote, () -> System.currentTimeMillis() * 1_000).run(target, terminals,
+            TpccDriver driver = new TpccDriver(scale, run, seed, remote, () -> System.currentTimeMillis() * 1_000);
+            driver.paceTerminals(rate / (terminals * (double) warehouses));
+            result = driver.run(target, terminals,
                     warmup, seconds, 1, sample -> {
                         long max = secondProbeMax.getAndSet(0);
                         boolean moved = movedThisSecond.getAndSet(movingWarehouse.get() != 0);
@@ -244,7 +255,7 @@ public final class LiveMoveExperiment {
             }
         }
         errors.forEach(e -> System.out.println("  " + e));
-        return new Run(result, List.copyOf(moves), List.copyOf(perSecond), probeSteady, probeMoving, probeErrors.get(),
+        return new Run(result, rate, List.copyOf(moves), List.copyOf(perSecond), probeSteady, probeMoving, probeErrors.get(),
                 loadBefore, TpccBenchmark.loadAverage());
     }
 
@@ -410,7 +421,8 @@ public final class LiveMoveExperiment {
                 localRatio > 0 ? (localRatio - 1) * 100 : 0, probeSteady, probeMoving,
                 r.loadBefore(), r.loadAfter());
         System.out.print(summary);
-        String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d, \"tpmC\": %.1f,"
+        String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d,"
+                        + " \"offered_txn_per_s\": %.1f, \"tpmC\": %.1f,"
                         + " \"txn_per_s\": %.2f, \"failed_transactions\": %d, \"probe_errors\": %d,"
                         + " \"live_moves\": %d, \"live_unavailable_ms_median\": %s, \"live_unavailable_ms_max\": %s,"
                         + " \"live_probe_max_ms_median\": %s, \"coordinated_moves\": %d, \"coordinated_unavailable_ms_median\": %s,"
@@ -418,7 +430,7 @@ public final class LiveMoveExperiment {
                         + " \"tpcc_p99_moving_vs_nearby_ratio_median\": %.3f, \"probe_p99_ms_steady\": %.2f,"
                         + " \"probe_p99_ms_moving\": %.2f, \"consistent_after_load\": %s,"
                         + " \"consistent_after_run\": %s, \"load_average_before\": \"%s\", \"load_average_after\": \"%s\"}%n",
-                scale.describe(), terminals, r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
+                scale.describe(), terminals, r.offeredTxnPerSecond(), r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
                 r.probeErrors(), liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
                 coordinatedDuration.size(), median(coordinatedDuration), median(coordinatedProbe), tpccSteady, tpccMoving,
                 localRatio, probeSteady, probeMoving, afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());

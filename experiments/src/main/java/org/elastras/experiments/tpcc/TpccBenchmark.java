@@ -163,7 +163,11 @@ public final class TpccBenchmark {
                 }
             }
         } finally {
-            ResultFiles.deleteTree(scratch);
+            try {
+                ResultFiles.copyLogs(scratch, options.output().resolve("logs"));
+            } finally {
+                ResultFiles.deleteTree(scratch);
+            }
         }
         System.out.println();
         System.out.println(header());

@@ -38,6 +38,8 @@ public final class TpccDriver {
     private final LongSupplier clockMicros;
     /** Each terminal starts a transaction at most this often (nanoseconds); 0: closed loop, no pause. */
     private volatile long terminalIntervalNanos;
+    /** How far behind its schedule a paced terminal may fall and still catch up (see {@link #paceTerminals}). */
+    static final long PACING_BACKLOG_NANOS = 1_000_000_000L;
 
     /**
      * @param run the run-time NURand constants, from the load's ({@link NuRandConstants#forRun})
@@ -53,9 +55,13 @@ public final class TpccDriver {
     }
 
     /**
-     * Paces every terminal at {@code transactionsPerSecond} at most (a light load, as {@code elastras
-     * local} runs); 0 or less: closed loop (the benchmark's default). Not the spec's keying and think
-     * times: a fixed interval between the starts of a terminal's transactions.
+     * Paces every terminal at {@code transactionsPerSecond} at most (a given load below the
+     * target's capacity, as {@code elastras local} and the live-move experiment's {@code --rate}
+     * run); 0 or less: closed loop (the benchmark's default). Not the spec's keying and think
+     * times: a fixed interval between the starts of a terminal's transactions. A transaction that
+     * starts late because the ones before it ran long is timed from when it was due (up to
+     * {@link #PACING_BACKLOG_NANOS} late: a terminal further behind skips the starts it missed), so
+     * a stall shows in the latency of the transactions it delayed, not only of those it caught.
      */
     public void paceTerminals(double transactionsPerSecond) {
         terminalIntervalNanos = transactionsPerSecond <= 0 ? 0 : (long) (1e9 / transactionsPerSecond);
@@ -206,12 +212,20 @@ public final class TpccDriver {
                     ready.countDown();
                     int p;
                     long due = System.nanoTime();
+                    // When the transaction was due to start: Long.MAX_VALUE when it starts on time.
+                    long dueStart = Long.MAX_VALUE;
                     while ((p = phase.value) != Phase.STOP) {
-                        mine.runOne(session, p, phase, timeline, firstError);
+                        mine.runOne(session, p, phase, timeline, firstError, dueStart);
+                        dueStart = Long.MAX_VALUE;
                         long interval = terminalIntervalNanos;
                         if (interval > 0) {
-                            due = Math.max(due + interval, System.nanoTime() - interval);
-                            long wait = due - System.nanoTime();
+                            long now = System.nanoTime();
+                            due = Math.max(due + interval, now - PACING_BACKLOG_NANOS);
+                            if (due <= now) {
+                                dueStart = due; // late because of its predecessors: the wait counts
+                                continue;
+                            }
+                            long wait = due - now;
                             while (wait > 0 && phase.value != Phase.STOP) {
                                 Thread.sleep(Math.min(100, Math.max(1, wait / 1_000_000)));
                                 wait = due - System.nanoTime();
@@ -410,10 +424,12 @@ public final class TpccDriver {
             }
         }
 
-        void runOne(TpccTarget.Session session, int startPhase, Phase phase, TpccTimeline timeline, AtomicReference<String> firstError) {
+        /** @param dueNanos when the transaction was due to start, if earlier than now (else Long.MAX_VALUE) */
+        void runOne(TpccTarget.Session session, int startPhase, Phase phase, TpccTimeline timeline, AtomicReference<String> firstError,
+                long dueNanos) {
             TransactionType type = mix.next();
             int i = type.ordinal();
-            long startNanos = System.nanoTime();
+            long startNanos = Math.min(System.nanoTime(), dueNanos);
             try {
                 int attempts;
                 boolean rolledBackNow = false;

@@ -65,10 +65,56 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
         assertEquals(0, remote.choicesMadeLocal());
     }
 
-    /** New-Order commits at once, Payment always fails with SQLState 40001, the rest succeed. Thread-safe. */
+    @Test
+    void aPacedTerminalThatFallsBehindTimesEachTransactionFromWhenItWasDue() throws Exception {
+        NuRandConstants run = new TpccDataGenerator(SCALE, 5, 0).loadConstants().forRun(5);
+        // Each transaction takes 30 ms and the terminal is asked for one every 10 ms: every one
+        // after the first starts later than due, by 20 ms more each time.
+        TpccDriver late = new TpccDriver(SCALE, run, 5, RemoteWarehouses.SPEC, () -> 1_000_000L);
+        late.paceTerminals(100);
+        TpccDriver.TypeResult behind = late.run(new ScriptedTarget(30), 1, 0, 0.6, 1, s -> { })
+                .types().get(TransactionType.NEW_ORDER);
+        // From their start alone they would all take about 30 ms.
+        assertTrue(behind.latencyMicrosP90() >= 100_000, "paced and late: p90 " + behind.latencyMicrosP90() + " us");
+        assertTrue(behind.latencyMicrosMax() <= TpccDriver.PACING_BACKLOG_NANOS / 1_000 + 1_000_000, "the backlog is bounded: "
+                + behind.latencyMicrosMax() + " us");
+
+        // One every 60 ms, each taking 2: on time, each is timed from its own start, not the sleep before it.
+        TpccDriver onTime = new TpccDriver(SCALE, run, 5, RemoteWarehouses.SPEC, () -> 1_000_000L);
+        onTime.paceTerminals(1000 / 60.0);
+        TpccDriver.Result r = onTime.run(new ScriptedTarget(2), 1, 0, 0.6, 1, s -> { });
+        long transactions = r.types().values().stream().mapToLong(t -> t.completed() + t.failed()).sum();
+        assertTrue(transactions <= 2 * (11 + 1), "paced: at most a start per 60 ms and terminal, got " + transactions);
+        TpccDriver.TypeResult newOrders = r.types().get(TransactionType.NEW_ORDER);
+        assertTrue(newOrders.completed() == 0 || newOrders.latencyMicrosP50() < 40_000, "on time: p50 " + newOrders.latencyMicrosP50() + " us");
+    }
+
+    /**
+     * New-Order commits, Payment always fails with SQLState 40001, the rest succeed, each after a
+     * given time (none by default). Thread-safe.
+     */
     private static final class ScriptedTarget implements TpccTarget {
         private final AtomicLong nextOrderIds = new AtomicLong();
         final AtomicLong remoteLinesCommitted = new AtomicLong();
+        private final long takesMs;
+
+        ScriptedTarget() {
+            this(0);
+        }
+
+        ScriptedTarget(long takesMs) {
+            this.takesMs = takesMs;
+        }
+
+        private void take() {
+            if (takesMs > 0) {
+                try {
+                    Thread.sleep(takesMs); // a transaction that takes this long
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
 
         @Override
         public String name() {
@@ -124,6 +170,7 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
             return new Session() {
                 @Override
                 public NewOrderResult newOrder(TpccInputs.NewOrder input) {
+                    take();
                     if (input.rollback()) {
                         return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
                     }
@@ -133,21 +180,25 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
 
                 @Override
                 public PaymentResult payment(TpccInputs.Payment input) throws SQLException {
+                    take();
                     throw new SQLException("could not serialize access", "40001");
                 }
 
                 @Override
                 public OrderStatusResult orderStatus(TpccInputs.OrderStatus input) {
+                    take();
                     return new OrderStatusResult(1, BigDecimal.ZERO, 0, null, 0, 1);
                 }
 
                 @Override
                 public DeliveryResult delivery(TpccInputs.Delivery input) {
+                    take();
                     return new DeliveryResult(Collections.nCopies(10, 1), 1);
                 }
 
                 @Override
                 public StockLevelResult stockLevel(TpccInputs.StockLevel input) {
+                    take();
                     return new StockLevelResult(0, 1);
                 }
 
