@@ -844,7 +844,7 @@ public final class TransactionManager {
         Transaction holder = slot.intents.putIfAbsent(key, t);
         if (holder != null) {
             abortLocked(t, Reason.CONFLICT, "it wrote a key " + holder + " had written first");
-            throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
+            throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder.describe()
                     + " is writing the same key (first updater wins); run the transaction again", null);
         }
         // Intent first, then adders (see PartitionSlot#adders): an adder that registered before
@@ -854,7 +854,7 @@ public final class TransactionManager {
             Transaction adder = firstOtherAdder(slot, key, t);
             abortLocked(t, Reason.CONFLICT, "it wrote a key other transactions are adding to");
             throw new TransactionException(Reason.CONFLICT, true, adder == null ? 0 : adder.id, 0, t
-                    + " aborted: " + (adder == null ? "another transaction" : adder) + " is adding to the same"
+                    + " aborted: " + (adder == null ? "another transaction" : adder.describe()) + " is adding to the same"
                     + " row (first updater wins); run the transaction again", null);
         }
         // The intent is ours from here on; a committer that released it before us has applied.
@@ -994,7 +994,7 @@ public final class TransactionManager {
         if (holder != null && holder != t) {
             slot.removeAdder(key, t);
             abortLocked(t, Reason.CONFLICT, "it added to a key " + holder + " had written first");
-            throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
+            throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder.describe()
                     + " is writing the row it adds to (first updater wins); run the transaction again", null);
         }
     }
@@ -1245,7 +1245,7 @@ public final class TransactionManager {
             Transaction holder = slot.intents.putIfAbsent(key, t);
             if (holder != null) {
                 abortLocked(t, Reason.CONFLICT, "another transaction writes a row it adds to");
-                throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder
+                throw new TransactionException(Reason.CONFLICT, true, holder.id, 0, t + " aborted: " + holder.describe()
                         + " writes a row it adds to (first updater wins); run the transaction again", null);
             }
             // The writer's intent is ours: adders that come now see it and step back; the ones
@@ -1255,8 +1255,9 @@ public final class TransactionManager {
             if (stillAdding != null) {
                 slot.intents.remove(key, t);
                 abortLocked(t, Reason.CONFLICT, "another transaction kept adding to a row it adds to");
-                throw new TransactionException(Reason.CONFLICT, true, stillAdding.id, 0, t + " aborted: " + stillAdding
-                        + " was still adding to a row it adds to after " + ADDERS_WAIT_MS + " ms; run the transaction"
+                throw new TransactionException(Reason.CONFLICT, true, stillAdding.id, 0, t + " aborted: "
+                        + stillAdding.describe() + " was still adding to a row it adds to after " + ADDERS_WAIT_MS
+                        + " ms; run the transaction"
                         + " again", null);
             }
             Version latest;
