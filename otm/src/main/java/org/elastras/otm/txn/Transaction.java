@@ -129,7 +129,8 @@ final class Transaction {
      */
     String describe() {
         return "transaction " + id + " (" + state + " for " + (System.nanoTime() - begunNanos) / 1_000_000 + " ms, "
-                + (branch != null ? "a branch of a cross-partition transaction" : procedureCall ? "a procedure call"
+                + (branch != null ? "a branch of a cross-partition transaction of partition " + branch.coordinator.partitionId()
+                + (branch.voted != null ? ", voted" : "") : procedureCall ? "a procedure call"
                 : "an interactive transaction") + ")";
     }
 }

@@ -365,12 +365,17 @@ public final class TransactionManager {
      * transactions, procedure calls busy in one of their transaction's calls or committing, other
      * transactions), calls aborted to run again elsewhere, and transactions still open at its end.
      */
-    public record Stopped(int branchesAtPause, int callsBusyAtPause, int othersAtPause, int callsAborted, int stillOpen) {
+    public record Stopped(int branchesAtPause, int callsBusyAtPause, int othersAtPause, int callsAborted, int stillOpen,
+            String firstStillOpen) {
 
-        /** For logs: {@code open at the pause: 1 branches, 0 busy calls, 0 others; 2 calls to re-run, 0 still open}. */
+        /**
+         * For logs: {@code open at the pause: 1 branches, 0 busy calls, 0 others; 2 calls to re-run, 0 still
+         * open}, and what the first one still open at the grace's end was.
+         */
         public String describe() {
             return "open at the pause: " + branchesAtPause + " branches, " + callsBusyAtPause + " busy calls, " + othersAtPause
-                    + " others; " + callsAborted + " calls to re-run, " + stillOpen + " still open";
+                    + " others; " + callsAborted + " calls to re-run, " + stillOpen + " still open"
+                    + (firstStillOpen == null ? "" : ": " + firstStillOpen);
         }
     }
 
@@ -388,7 +393,7 @@ public final class TransactionManager {
     public Stopped stopAdmitting(long partitionId, long graceMs) throws InterruptedException {
         PartitionSlot slot = partitions.get(partitionId);
         if (slot == null) {
-            return new Stopped(0, 0, 0, 0, 0);
+            return new Stopped(0, 0, 0, 0, 0, null);
         }
         slot.admitting = false;
         int branches = 0;
@@ -411,6 +416,7 @@ public final class TransactionManager {
         int callsAborted = 0;
         while (true) {
             int open = 0;
+            Transaction firstOpen = null;
             for (Transaction t : transactions.values()) {
                 // Voted branches wait for their coordinators; removePartition waits for those.
                 Transaction.State state = t.state;
@@ -430,9 +436,13 @@ public final class TransactionManager {
                     }
                 }
                 open++;
+                if (firstOpen == null) {
+                    firstOpen = t;
+                }
             }
             if (open == 0 || System.nanoTime() >= deadline) {
-                return new Stopped(branches, callsBusy, others, callsAborted, open);
+                return new Stopped(branches, callsBusy, others, callsAborted, open,
+                        firstOpen == null ? null : firstOpen.describe());
             }
             Thread.sleep(1);
         }

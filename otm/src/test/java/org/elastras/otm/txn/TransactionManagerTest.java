@@ -73,6 +73,27 @@ class TransactionManagerTest {
     }
 
     @Test
+    void aPauseWhoseGraceEndsWithATransactionOpenNamesIt() throws Exception {
+        TransactionManager m = manager();
+        bed.write(P, "a", "1");
+        long open = m.begin(P, Isolation.SERIALIZABLE);
+        m.put(open, bytes("a"), bytes("2"));
+
+        TransactionManager.Stopped stopped = m.stopAdmitting(P, 20);
+
+        assertEquals(1, stopped.othersAtPause());
+        assertEquals(1, stopped.stillOpen());
+        assertTrue(stopped.firstStillOpen().matches("transaction " + open + " \\(ACTIVE for \\d+ ms, an interactive"
+                + " transaction\\)"), stopped.firstStillOpen());
+        assertTrue(stopped.describe().endsWith("1 still open: " + stopped.firstStillOpen()), stopped.describe());
+        m.abort(open);
+        TransactionManager.Stopped again = m.stopAdmitting(P, 20);
+        assertEquals(0, again.stillOpen());
+        assertNull(again.firstStillOpen());
+        assertTrue(again.describe().endsWith("0 still open"), again.describe());
+    }
+
+    @Test
     void aSnapshotDoesNotSeeLaterCommits() throws Exception {
         TransactionManager m = manager();
         bed.write(P, "x", "old");
