@@ -2,7 +2,6 @@ package org.elastras.otm.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -269,8 +268,7 @@ final class PartitionHost {
             long done = System.nanoTime();
             LOG.info(() -> "warmed the partition open path in " + (done - started) / 1_000_000 + " ms (the store on "
                     + versions + " scratch versions " + (storeWarm - started) / 1_000_000 + " ms, then "
-                    + WARMUP_ROUNDS + " opens and closes of a scratch partition and " + WARMUP_ROUNDS + " live copies of it"
-                    + " received " + (done - storeWarm) / 1_000_000 + " ms)");
+                    + WARMUP_ROUNDS + " opens and closes of a scratch partition " + (done - storeWarm) / 1_000_000 + " ms)");
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "warming the partition open path failed; the first open here will be slower", e);
         } catch (InterruptedException e) {
@@ -308,55 +306,11 @@ final class PartitionHost {
                         System.nanoTime());
                 closeLocked(WARMUP_PARTITION_ID, false);
             }
-            for (int round = 0; round < WARMUP_ROUNDS; round++) {
-                warmUpReceive(schema, startKey, endKey, directory, round);
-            }
         } finally {
             hostLock.readLock().unlock();
             databases.remove(name, schema);
             dfs.delete(directory);
         }
-    }
-
-    /**
-     * A live move's destination side on the scratch partition, as far as it runs without a master:
-     * the copy's open, a shipped batch (logged, then applied), the finish with the last versions
-     * (applied, then logged) and the copy's close. The first move into a running OTM ran these for
-     * the first time inside its pause (BENCHMARKS.md, "First moves into an OTM", session 21). The
-     * hand-over's catalog write and the copy's serving need the master and its timestamps: not
-     * warmed. REQUIRES: as {@link #warmUpOpenAndClose}, the scratch database registered, the
-     * partition closed.
-     */
-    private void warmUpReceive(DatabaseSchema schema, List<Object> startKey, List<Object> endKey, String directory,
-            int round) throws IOException {
-        long sequence = PartitionStore.readManifest(dfs, directory).sequence();
-        receiveLocked(schema, range(schema, startKey, endKey), new ReceivePartitionRequest(schema.name(),
-                WARMUP_PARTITION_ID, startKey, endKey, otmId, sequence, null, 0), directory);
-        try {
-            // Small CTSs: lifting this OTM's timestamps above them (the finish does) changes nothing.
-            long cts = 1 + 3L * round;
-            ship(new ShipVersionsRequest(WARMUP_PARTITION_ID, 1, List.of(
-                    warmUpCommit(cts, round), warmUpCommit(cts + 1, round))));
-            finishIncoming(new FinishIncomingRequest(WARMUP_PARTITION_ID, 2, List.of(warmUpCommit(cts + 2, round)), null),
-                    () -> {
-                        throw new IllegalStateException("the warm-up makes no catalog write");
-                    });
-        } finally {
-            synchronized (lifecycle(WARMUP_PARTITION_ID)) {
-                Incoming in = incoming.remove(WARMUP_PARTITION_ID);
-                if (in != null) {
-                    in.store.close();
-                }
-                retention.release(WARMUP_PARTITION_ID);
-            }
-        }
-    }
-
-    /** A shipped commit of two versions of the scratch partition: a row and a deleted one. */
-    private static ShippedCommit warmUpCommit(long cts, int round) {
-        byte[] key = ("warm-up " + round + " " + cts).getBytes(StandardCharsets.UTF_8);
-        byte[] gone = ("warm-up gone " + round + " " + cts).getBytes(StandardCharsets.UTF_8);
-        return new ShippedCommit(cts, Arrays.asList(key, gone), Arrays.asList(key.clone(), null));
     }
 
     /** The directory recovery reads the log {@code log} from: the fenced one once the master moved it. */
@@ -792,51 +746,46 @@ final class PartitionHost {
     void receive(ReceivePartitionRequest r) throws IOException {
         DatabaseSchema schema = database(r.database());
         KeyRange range = range(schema, r.startKey(), r.endKey());
+        long partitionId = r.partitionId();
         hostLock.readLock().lock();
         try {
-            receiveLocked(schema, range, r, PartitionDirectories.of(schema.name(), r.partitionId()));
+            synchronized (lifecycle(partitionId)) {
+                if (served.containsKey(partitionId)) {
+                    throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + partitionId
+                            + " is served here already; it cannot be received");
+                }
+                Incoming stale = incoming.remove(partitionId);
+                if (stale != null) {
+                    closeCopy(stale);
+                }
+                if (incoming.size() >= INCOMING_MAX) {
+                    throw new ElasTrasException(ErrorCode.OVERLOADED, "this OTM receives " + INCOMING_MAX
+                            + " partitions already; retry the move later");
+                }
+                PartitionStore store = PartitionStore.open(dfs, PartitionDirectories.of(schema.name(), partitionId),
+                        storeOptions, environment);
+                if (store.manifest().sequence() != r.manifestSequence()) {
+                    long found = store.manifest().sequence();
+                    store.close();
+                    throw new ElasTrasException(ErrorCode.CONFLICT, "partition " + partitionId + " has manifest " + found
+                            + " on the DFS, not " + r.manifestSequence() + " as its origin " + r.fromOtm() + " says");
+                }
+                Incoming in = new Incoming(schema, range, partitionId, r.startKey(), r.endKey(), r.fromOtm(), store);
+                try {
+                    in.begun = store.beginLiveCopy(unapplied);
+                } catch (IllegalStateException e) {
+                    store.close();
+                    throw new ElasTrasException(ErrorCode.CONFLICT, e.getMessage());
+                } catch (IOException | RuntimeException e) {
+                    store.close();
+                    throw e;
+                }
+                // The manifest names this OTM's log from here: keep it until the manifest does not.
+                retention.retain(partitionId, in.begun.replayPoints().get(walId));
+                incoming.put(partitionId, in);
+            }
         } finally {
             hostLock.readLock().unlock();
-        }
-    }
-
-    /** {@link #receive} into the store in {@code directory}. REQUIRES: the host lock (read). */
-    private void receiveLocked(DatabaseSchema schema, KeyRange range, ReceivePartitionRequest r, String directory)
-            throws IOException {
-        long partitionId = r.partitionId();
-        synchronized (lifecycle(partitionId)) {
-            if (served.containsKey(partitionId)) {
-                throw new ElasTrasException(ErrorCode.MALFORMED_REQUEST, "partition " + partitionId
-                        + " is served here already; it cannot be received");
-            }
-            Incoming stale = incoming.remove(partitionId);
-            if (stale != null) {
-                closeCopy(stale);
-            }
-            if (incoming.size() >= INCOMING_MAX) {
-                throw new ElasTrasException(ErrorCode.OVERLOADED, "this OTM receives " + INCOMING_MAX
-                        + " partitions already; retry the move later");
-            }
-            PartitionStore store = PartitionStore.open(dfs, directory, storeOptions, environment);
-            if (store.manifest().sequence() != r.manifestSequence()) {
-                long found = store.manifest().sequence();
-                store.close();
-                throw new ElasTrasException(ErrorCode.CONFLICT, "partition " + partitionId + " has manifest " + found
-                        + " on the DFS, not " + r.manifestSequence() + " as its origin " + r.fromOtm() + " says");
-            }
-            Incoming in = new Incoming(schema, range, partitionId, r.startKey(), r.endKey(), r.fromOtm(), store);
-            try {
-                in.begun = store.beginLiveCopy(unapplied);
-            } catch (IllegalStateException e) {
-                store.close();
-                throw new ElasTrasException(ErrorCode.CONFLICT, e.getMessage());
-            } catch (IOException | RuntimeException e) {
-                store.close();
-                throw e;
-            }
-            // The manifest names this OTM's log from here: keep it until the manifest does not.
-            retention.retain(partitionId, in.begun.replayPoints().get(walId));
-            incoming.put(partitionId, in);
         }
     }
 
@@ -1235,11 +1184,6 @@ final class PartitionHost {
     /** Fault injection into live moves out (tests). */
     MoveFaults moveFaults() {
         return moveFaults;
-    }
-
-    /** How many partitions keep a part of this OTM's log from deletion (tests). */
-    int logRetainedPartitions() {
-        return retention.partitions();
     }
 
     /** Whether this OTM holds a copy of the partition that a live move is filling or filled. */
