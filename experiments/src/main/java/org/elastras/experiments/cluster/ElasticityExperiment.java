@@ -175,14 +175,8 @@ public final class ElasticityExperiment {
 
     /** Copies the OTM processes' logs next to the results (their opens and closes, timed by part). */
     private static void keepLogs(Path logs, Path kept) {
-        if (!Files.isDirectory(logs)) {
-            return;
-        }
-        try (var files = Files.list(logs)) {
-            Files.createDirectories(kept);
-            for (Path f : (Iterable<Path>) files::iterator) {
-                Files.copy(f, kept.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
+        try {
+            ResultFiles.copyLogs(logs, kept);
         } catch (IOException e) {
             System.err.println("could not keep the OTM logs in " + kept + ": " + e);
         }

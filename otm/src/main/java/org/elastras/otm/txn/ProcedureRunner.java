@@ -128,7 +128,11 @@ public final class ProcedureRunner {
         Procedure procedure = registry.find(partition.schema().name(), name);
         List<Object> arguments = args == null ? List.of() : args;
         TransactionException last = null;
-        CallTimes times = new CallTimes(System.nanoTime());
+        // Where the call's time went, for the slow-call log (locals: nothing allocated per call).
+        long began = System.nanoTime();
+        long waitedNanos = 0;
+        long longestAbortedNanos = 0;
+        TransactionException longestAbortedBy = null;
         int attempt = 1;
         try {
             for (; attempt <= attemptsMax; attempt++) {
@@ -139,7 +143,7 @@ public final class ProcedureRunner {
                         beforeWaiting.run();
                     }
                     awaitBlocker(last);
-                    times.waitedNanos += System.nanoTime() - waitBegan;
+                    waitedNanos += System.nanoTime() - waitBegan;
                 }
                 long attemptBegan = System.nanoTime();
                 RowTransaction txn = partition.beginCall(manager, isolation, clientId, tag, cross);
@@ -169,7 +173,11 @@ public final class ProcedureRunner {
                 } catch (TransactionException e) {
                     txn.abort();
                     TransactionException cause = txn.abortCause() != null ? txn.abortCause() : e;
-                    times.attemptEnded(attemptBegan, cause);
+                    long attemptNanos = System.nanoTime() - attemptBegan;
+                    if (attemptNanos >= longestAbortedNanos) {
+                        longestAbortedNanos = attemptNanos;
+                        longestAbortedBy = cause;
+                    }
                     if (!cause.retryable()) {
                         throw cause;
                     }
@@ -181,49 +189,28 @@ public final class ProcedureRunner {
                 }
             }
         } finally {
-            times.reportIfSlow(partition.schema().name(), name, Math.min(attempt, attemptsMax));
+            reportIfSlow(partition.schema().name(), name, began, Math.min(attempt, attemptsMax), waitedNanos,
+                    longestAbortedNanos, longestAbortedBy);
         }
         return new Prepared(new ProcedureResult(ProcedureResult.Outcome.RETRIES_EXHAUSTED, null, 0, attemptsMax,
                 "aborted " + attemptsMax + " times; last: " + last.getMessage()), null, null, attemptsMax);
     }
 
     /**
-     * Where a call's time went, for the slow-call log: the waits before its re-runs and its longest
-     * attempt that aborted. Owned by the call's thread.
+     * Logs a warning if the call ran {@link #SLOW_CALL_MS} or longer up to its commit's record:
+     * its attempts, the waits before its re-runs and its longest aborted attempt (if one aborted).
      */
-    private static final class CallTimes {
-        private final long began;
-        long waitedNanos;
-        private long longestAbortedNanos;
-        private TransactionException longestAbortedBy;
-
-        CallTimes(long began) {
-            this.began = began;
+    private static void reportIfSlow(String database, String procedure, long began, int attempts, long waitedNanos,
+            long longestAbortedNanos, TransactionException longestAbortedBy) {
+        long ms = (System.nanoTime() - began) / 1_000_000;
+        if (ms < SLOW_CALL_MS) {
+            return;
         }
-
-        void attemptEnded(long attemptBegan, TransactionException abortedBy) {
-            long nanos = System.nanoTime() - attemptBegan;
-            if (nanos >= longestAbortedNanos) {
-                longestAbortedNanos = nanos;
-                longestAbortedBy = abortedBy;
-            }
-        }
-
-        /** Logs a warning if the call ran {@link #SLOW_CALL_MS} or longer up to its commit's record. */
-        void reportIfSlow(String database, String procedure, int attempts) {
-            long ms = (System.nanoTime() - began) / 1_000_000;
-            if (ms < SLOW_CALL_MS) {
-                return;
-            }
-            TransactionException by = longestAbortedBy;
-            long longestMs = longestAbortedNanos / 1_000_000;
-            long waitedMs = waitedNanos / 1_000_000;
-            LOG.warning(() -> "slow call: procedure '" + procedure + "' of database " + database + " ran " + ms
-                    + " ms up to its commit's record, in " + attempts + (attempts == 1 ? " attempt" : " attempts")
-                    + ", " + waitedMs + " ms of it waiting before re-runs"
-                    + (by == null ? "" : "; its longest aborted attempt took " + longestMs + " ms and ended "
-                    + by.reason() + ": " + by.getMessage()));
-        }
+        LOG.warning(() -> "slow call: procedure '" + procedure + "' of database " + database + " ran " + ms
+                + " ms up to its commit's record, in " + attempts + (attempts == 1 ? " attempt" : " attempts")
+                + ", " + waitedNanos / 1_000_000 + " ms of it waiting before re-runs"
+                + (longestAbortedBy == null ? "" : "; its longest aborted attempt took " + longestAbortedNanos / 1_000_000
+                + " ms and ended " + longestAbortedBy.reason() + ": " + longestAbortedBy.getMessage()));
     }
 
     /**
