@@ -32,6 +32,7 @@ class ReadersDuringFlushAndCompactionTest {
     Path temp;
 
     private static final int KEYS = 200;
+    private static final int WRITER_BATCH = 100;
 
     @ParameterizedTest
     @EnumSource(DfsKind.class)
@@ -57,14 +58,24 @@ class ReadersDuringFlushAndCompactionTest {
             ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
             AtomicLong readsDone = new AtomicLong();
             CountDownLatch started = new CountDownLatch(3);
+            // At most WRITER_BATCH versions a millisecond: unpaced, the writer's speed set how many
+            // versions every flush, compaction and scan went through, and with them the test's
+            // length (38-91 s) and heap (a clean-clone run ran out of its 2 GB).
             Thread writer = new Thread(() -> {
                 started.countDown();
                 int k = 0;
-                while (!stop.get()) {
-                    long c = cts.incrementAndGet();
-                    byte[] v = (k % 7 == 0) ? null : value(k, c);
-                    store.apply("w", new WalPosition(0, c), List.of(new Version(key(k), c, v)));
-                    k = (k + 1) % KEYS;
+                try {
+                    while (!stop.get()) {
+                        long c = cts.incrementAndGet();
+                        byte[] v = (k % 7 == 0) ? null : value(k, c);
+                        store.apply("w", new WalPosition(0, c), List.of(new Version(key(k), c, v)));
+                        k = (k + 1) % KEYS;
+                        if (c % WRITER_BATCH == 0) {
+                            Thread.sleep(1);
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
             });
             List<Thread> readers = new ArrayList<>();
