@@ -255,8 +255,22 @@ public final class TpccBenchmark {
     /** What the measured period's committed transactions did remotely. */
     static String remoteLine(TpccDriver.RemoteAccesses r) {
         return String.format(Locale.ROOT, "remote warehouses %s: %,d New-Order lines from another warehouse (in %,d New-Orders),"
-                + " %,d Payments for another warehouse's customer; %,d choices made local", r.mode().optionName(), r.newOrderLines(),
-                r.newOrders(), r.payments(), r.choicesMadeLocal());
+                + " %,d Payments for another warehouse's customer; %,d choices made local; p50/p99 New-Order %s, Payment %s",
+                r.mode().optionName(), r.newOrderLines(), r.newOrders(), r.payments(), r.choicesMadeLocal(),
+                splitLine(r.newOrderLatency()), splitLine(r.paymentLatency()));
+    }
+
+    /** E.g. "local 8.9/40.1 ms, remote 20.3/98.0 ms". */
+    static String splitLine(TpccDriver.LocalAndRemote l) {
+        return String.format(Locale.ROOT, "local %.1f/%.1f ms, remote %.1f/%.1f ms", l.localP50() / 1e3, l.localP99() / 1e3,
+                l.remoteP50() / 1e3, l.remoteP99() / 1e3);
+    }
+
+    /** The split as JSON fields named after {@code prefix}: counts and p50/p99 of the local and the remote ones. */
+    private static String splitJson(String prefix, TpccDriver.LocalAndRemote l) {
+        return String.format(Locale.ROOT, "\"%1$s_local\": %2$d, \"%1$s_local_p50_micros\": %3$d, \"%1$s_local_p99_micros\": %4$d,"
+                + " \"%1$s_remote\": %5$d, \"%1$s_remote_p50_micros\": %6$d, \"%1$s_remote_p99_micros\": %7$d", prefix,
+                l.localCount(), l.localP50(), l.localP99(), l.remoteCount(), l.remoteP50(), l.remoteP99());
     }
 
     /**
@@ -385,7 +399,7 @@ public final class TpccBenchmark {
                             + " \"server_retries\": {%s},"
                             + " \"load_average_before\": %s, \"load_average_after\": %s,"
                             + " \"delivery_skipped_districts\": %d, \"remote_warehouses\": %s, \"remote_new_order_lines\": %d,"
-                            + " \"remote_new_orders\": %d, \"remote_payments\": %d, \"remote_choices_made_local\": %d,"
+                            + " \"remote_new_orders\": %d, \"remote_payments\": %d, \"remote_choices_made_local\": %d, %s, %s,"
                             + " \"failures_by_reason\": {%s},"
                             + " \"first_error\": %s,%n     \"transactions\": [", ResultFiles.jsonString(r.target()), ResultFiles.jsonString(r.description()),
                     r.load().rows(), r.load().seconds(), r.load().rowsPerSecond(), violationsJson(r.afterLoad()),
@@ -401,6 +415,7 @@ public final class TpccBenchmark {
                     ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
                     x.deliverySkippedDistricts(), ResultFiles.jsonString(x.remote().mode().optionName()), x.remote().newOrderLines(),
                     x.remote().newOrders(), x.remote().payments(), x.remote().choicesMadeLocal(),
+                    splitJson("new_order", x.remote().newOrderLatency()), splitJson("payment", x.remote().paymentLatency()),
                     String.join(", ", x.failuresByReason().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": " + e.getValue()).toList()),
                     x.firstError() == null ? "null" : ResultFiles.jsonString(x.firstError())));
             List<String> types = new ArrayList<>();

@@ -76,8 +76,24 @@ public final class TpccDriver {
      * @param payments committed Payments for a customer of another warehouse
      * @param choicesMadeLocal remote choices the terminals drew and made local over the whole run
      *     (warm-up included; 0 unless the mode is {@link RemoteWarehouses#ALL_LOCAL})
+     * @param newOrderLatency the latency of the committed New-Orders with a remote line against the others'
+     * @param paymentLatency the latency of the Payments for another warehouse's customer against the others'
      */
-    public record RemoteAccesses(RemoteWarehouses mode, long newOrderLines, long newOrders, long payments, long choicesMadeLocal) {
+    public record RemoteAccesses(RemoteWarehouses mode, long newOrderLines, long newOrders, long payments, long choicesMadeLocal,
+            LocalAndRemote newOrderLatency, LocalAndRemote paymentLatency) {
+    }
+
+    /**
+     * One type's measured latency split by whether the transaction touched another warehouse (so
+     * another partition, when warehouses are partitioned one by one): which of them the type's tail
+     * is made of. Immutable; microseconds, 0 where none was measured.
+     */
+    public record LocalAndRemote(long localCount, long localP50, long localP99, long remoteCount, long remoteP50, long remoteP99) {
+
+        static LocalAndRemote of(Histogram local, Histogram remote) {
+            return new LocalAndRemote(local.getTotalCount(), local.getValueAtPercentile(50), local.getValueAtPercentile(99),
+                    remote.getTotalCount(), remote.getValueAtPercentile(50), remote.getValueAtPercentile(99));
+        }
     }
 
     /** What one type of transaction did in the measured period. Immutable. */
@@ -294,6 +310,8 @@ public final class TpccDriver {
         long remoteLines = 0;
         long remoteOrders = 0;
         long remotePayments = 0;
+        Histogram[] localLatency = {newHistogram(), newHistogram()};
+        Histogram[] remoteLatency = {newHistogram(), newHistogram()};
         for (Terminal s : stats) {
             s.failures.forEach((reason, n) -> reasons.merge(reasons.size() >= REASONS_MAX && !reasons.containsKey(reason)
                     ? "other" : reason, n, Long::sum));
@@ -302,10 +320,17 @@ public final class TpccDriver {
             remoteLines += s.remoteNewOrderLines;
             remoteOrders += s.remoteNewOrders;
             remotePayments += s.remotePayments;
+            for (int k = 0; k < 2; k++) {
+                localLatency[k].add(s.latency[SPLIT_TYPES[k].ordinal()]);
+                localLatency[k].subtract(s.remoteLatency[k]);
+                remoteLatency[k].add(s.remoteLatency[k]);
+            }
         }
         String name = remote == RemoteWarehouses.ALL_LOCAL ? target.name() + " (all-local)" : target.name();
         return new Result(name, terminals, seconds, types, reasons, skipped,
-                new RemoteAccesses(remote, remoteLines, remoteOrders, remotePayments, madeLocal), firstError.get(),
+                new RemoteAccesses(remote, remoteLines, remoteOrders, remotePayments, madeLocal,
+                        LocalAndRemote.of(localLatency[0], remoteLatency[0]), LocalAndRemote.of(localLatency[1], remoteLatency[1])),
+                firstError.get(),
                 districts, timeline.samples(), difference(cpuBefore, cpuAfter), difference(jitBefore, jitAfter),
                 retriesDuring(retriesBefore, retriesAfter));
     }
@@ -401,6 +426,9 @@ public final class TpccDriver {
         return new Histogram(LATENCY_MICROS_MAX, 3);
     }
 
+    /** The types whose latency is split by remote access, in {@link Terminal#remoteLatency}'s order. */
+    private static final TransactionType[] SPLIT_TYPES = {TransactionType.NEW_ORDER, TransactionType.PAYMENT};
+
     /** One terminal's inputs and counts; written by its thread, read by the driver after the thread ended. */
     private static final class Terminal {
         final TpccInputGenerator inputs;
@@ -415,6 +443,8 @@ public final class TpccDriver {
         long remoteNewOrderLines;
         long remoteNewOrders;
         long remotePayments;
+        /** Of {@link #latency}, the New-Orders with a remote line and the remote Payments ({@link #SPLIT_TYPES}). */
+        final Histogram[] remoteLatency = {newHistogram(), newHistogram()};
 
         Terminal(TpccInputGenerator inputs, TransactionMix mix) {
             this.inputs = inputs;
@@ -462,6 +492,9 @@ public final class TpccDriver {
                 timeline.record(type, micros, type == TransactionType.NEW_ORDER && !rolledBackNow);
                 if (startPhase == Phase.MEASURE && phase.value == Phase.MEASURE) {
                     latency[i].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
+                    if (remoteLines > 0 || remotePayment) {
+                        remoteLatency[remotePayment ? 1 : 0].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
+                    }
                     retries[i] += attempts - 1;
                     rolledBack[i] += rolledBackNow ? 1 : 0;
                     skippedDistricts += skipped;

@@ -66,6 +66,25 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
     }
 
     @Test
+    void splitsTheLatencyOfNewOrdersWithARemoteLineFromTheOthers() throws Exception {
+        NuRandConstants run = new TpccDataGenerator(SCALE, 5, 0).loadConstants().forRun(5);
+        ScriptedTarget target = new ScriptedTarget(0, 25); // a New-Order with a remote line takes 25 ms, the rest return at once
+        TpccDriver.Result r = new TpccDriver(SCALE, run, 5, RemoteWarehouses.SPEC, () -> 1_000_000L).run(target, 3, 0, 1.5, 1, s -> { });
+
+        TpccDriver.TypeResult newOrders = r.types().get(TransactionType.NEW_ORDER);
+        TpccDriver.LocalAndRemote split = r.remote().newOrderLatency();
+        assertEquals(r.remote().newOrders(), split.remoteCount(), split.toString());
+        assertTrue(split.remoteCount() > 0, split.toString());
+        assertEquals(newOrders.completed(), split.localCount() + split.remoteCount(), split.toString());
+        assertTrue(split.remoteP50() >= 25_000, "the remote ones took 25 ms: " + split);
+        assertTrue(split.localP50() < 25_000, "the local ones returned at once: " + split);
+        // Every Payment failed: none measured either way.
+        assertEquals(new TpccDriver.LocalAndRemote(0, 0, 0, 0, 0, 0), r.remote().paymentLatency());
+        String line = TpccBenchmark.remoteLine(r.remote());
+        assertTrue(line.contains("New-Order local ") && line.contains(", remote "), line);
+    }
+
+    @Test
     void aPacedTerminalThatFallsBehindTimesEachTransactionFromWhenItWasDue() throws Exception {
         NuRandConstants run = new TpccDataGenerator(SCALE, 5, 0).loadConstants().forRun(5);
         // Each transaction takes 30 ms and the terminal is asked for one every 10 ms: every one
@@ -97,19 +116,29 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
         private final AtomicLong nextOrderIds = new AtomicLong();
         final AtomicLong remoteLinesCommitted = new AtomicLong();
         private final long takesMs;
+        private final long remoteNewOrderTakesMs;
 
         ScriptedTarget() {
             this(0);
         }
 
         ScriptedTarget(long takesMs) {
+            this(takesMs, takesMs);
+        }
+
+        ScriptedTarget(long takesMs, long remoteNewOrderTakesMs) {
             this.takesMs = takesMs;
+            this.remoteNewOrderTakesMs = remoteNewOrderTakesMs;
         }
 
         private void take() {
-            if (takesMs > 0) {
+            take(takesMs);
+        }
+
+        private static void take(long ms) {
+            if (ms > 0) {
                 try {
-                    Thread.sleep(takesMs); // a transaction that takes this long
+                    Thread.sleep(ms); // a transaction that takes this long
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -170,7 +199,7 @@ class TpccDriverCountsWhatTheTerminalsDidTest {
             return new Session() {
                 @Override
                 public NewOrderResult newOrder(TpccInputs.NewOrder input) {
-                    take();
+                    take(input.remoteLines() > 0 && !input.rollback() ? remoteNewOrderTakesMs : takesMs);
                     if (input.rollback()) {
                         return new NewOrderResult(true, 0, BigDecimal.ZERO, 1);
                     }
