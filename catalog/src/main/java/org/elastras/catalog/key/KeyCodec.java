@@ -3,9 +3,6 @@ package org.elastras.catalog.key;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -269,16 +266,11 @@ public final class KeyCodec {
                 case VARCHAR -> {
                     int at = pos;
                     byte[] utf8 = readEscaped(c);
-                    String s;
-                    try {
-                        s = StandardCharsets.UTF_8.newDecoder()
-                                .onMalformedInput(CodingErrorAction.REPORT)
-                                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                                .decode(ByteBuffer.wrap(utf8)).toString();
-                    } catch (CharacterCodingException e) {
+                    String s = StrictUtf8.decode(utf8, 0, utf8.length);
+                    if (s == null) {
                         throw new CorruptEncodingException("key of " + owner, at, "VARCHAR of column " + c.name() + " is not UTF-8");
                     }
-                    if (s.codePointCount(0, s.length()) > type.length()) {
+                    if (StrictUtf8.longerThan(s, type.length())) {
                         throw new CorruptEncodingException("key of " + owner, at, "VARCHAR of column " + c.name()
                                 + " is longer than " + type.length());
                     }

@@ -3,9 +3,6 @@ package org.elastras.catalog.row;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +11,7 @@ import java.util.List;
 
 import org.elastras.catalog.key.CorruptEncodingException;
 import org.elastras.catalog.key.KeyCodec;
+import org.elastras.catalog.key.StrictUtf8;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.TableSchema;
@@ -247,13 +245,20 @@ public final class RowCodec {
             return bytes[pos++] & 0xFF;
         }
 
+        /** Throws unless {@code n} more bytes are there. */
+        void require(int n, String what) {
+            if (n < 0 || bytes.length - pos < n) {
+                throw corrupt("ends inside " + what + " (needs " + n + " bytes, has " + (bytes.length - pos) + ")");
+            }
+        }
+
         /**
          * The next {@code n} bytes as a string if they are all ASCII (then consumed), else null
          * (nothing consumed): the common case, decoded without a CharsetDecoder.
          */
         String ascii(int n) {
             if (n < 0 || bytes.length - pos < n) {
-                return null; // take() reports the truncation
+                return null; // require() reports the truncation
             }
             for (int i = pos; i < pos + n; i++) {
                 if (bytes[i] < 0) {
@@ -266,9 +271,7 @@ public final class RowCodec {
         }
 
         byte[] take(int n, String what) {
-            if (n < 0 || bytes.length - pos < n) {
-                throw corrupt("ends inside " + what + " (needs " + n + " bytes, has " + (bytes.length - pos) + ")");
-            }
+            require(n, what);
             byte[] out = Arrays.copyOfRange(bytes, pos, pos + n);
             pos += n;
             return out;
@@ -333,21 +336,19 @@ public final class RowCodec {
                         pos = at;
                         throw corrupt("VARCHAR length " + n + " of " + what + " is outside [0, " + 4L * type.length() + "]");
                     }
-                    // ASCII (the common case) is valid UTF-8 with one code point per byte and
-                    // needs no CharsetDecoder; anything else is decoded strictly.
+                    // ASCII (the common case) is valid UTF-8 with one code point per byte; anything
+                    // else is decoded strictly.
+                    require((int) n, what);
                     String s = ascii((int) n);
                     if (s == null) {
-                        try {
-                            s = StandardCharsets.UTF_8.newDecoder()
-                                    .onMalformedInput(CodingErrorAction.REPORT)
-                                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                                    .decode(ByteBuffer.wrap(take((int) n, what))).toString();
-                        } catch (CharacterCodingException e) {
+                        s = StrictUtf8.decode(bytes, pos, (int) n);
+                        if (s == null) {
                             pos = at;
                             throw corrupt("VARCHAR of " + what + " is not UTF-8");
                         }
+                        pos += (int) n;
                     }
-                    if (s.codePointCount(0, s.length()) > type.length()) {
+                    if (StrictUtf8.longerThan(s, type.length())) {
                         pos = at;
                         throw corrupt("VARCHAR of " + what + " is longer than " + type.length());
                     }
