@@ -2,7 +2,6 @@ package org.elastras.catalog.key;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -249,7 +248,7 @@ public final class KeyCodec {
                 case BIGINT, TIMESTAMP -> readFixed(c, 8) ^ Long.MIN_VALUE;
                 case DECIMAL -> {
                     long unscaled = readFixed(c, 8) ^ Long.MIN_VALUE;
-                    if (BigInteger.valueOf(unscaled).abs().compareTo(BigInteger.TEN.pow(type.precision())) >= 0) {
+                    if (!type.fitsPrecision(unscaled)) {
                         throw corrupt("DECIMAL " + unscaled + " of column " + c.name() + " exceeds precision " + type.precision());
                     }
                     yield BigDecimal.valueOf(unscaled, type.scale());

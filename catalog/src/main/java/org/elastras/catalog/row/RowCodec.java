@@ -2,7 +2,6 @@ package org.elastras.catalog.row;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +14,7 @@ import org.elastras.catalog.key.StrictUtf8;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.TableSchema;
+import org.elastras.catalog.schema.TypeKind;
 
 /**
  * The stored form of a table's rows: the primary key through {@link KeyCodec}, the other columns as a
@@ -50,6 +50,8 @@ public final class RowCodec {
     private final KeyCodec keyCodec;
     private final int[] keyIndexes;
     private final int[] valueIndexes;
+    /** "column NAME" of each column, for error messages (made once, not per value decoded). */
+    private final String[] columnWhats;
 
     public RowCodec(TableSchema table) {
         if (table == null) {
@@ -66,6 +68,7 @@ public final class RowCodec {
             }
         }
         this.valueIndexes = values.stream().mapToInt(Integer::intValue).toArray();
+        this.columnWhats = table.columns().stream().map(c -> "column " + c.name()).toArray(String[]::new);
     }
 
     /** The table whose rows this codec encodes. */
@@ -217,12 +220,75 @@ public final class RowCodec {
                 }
                 continue;
             }
-            row[valueIndexes[i]] = r.readValue(c);
+            row[valueIndexes[i]] = r.readValue(c, columnWhats[valueIndexes[i]]);
         }
         if (r.pos != value.length) {
             throw r.corrupt((value.length - r.pos) + " bytes after the last column");
         }
         return Collections.unmodifiableList(Arrays.asList(row));
+    }
+
+    /**
+     * Decodes some columns of a stored row, in the order of {@code columns} (column indexes; one
+     * may repeat): what {@code decode} gives for them, without decoding the others. The columns not
+     * asked for are stepped over: their layout is checked (lengths, bounds, the value's end), not
+     * their contents (a skipped VARCHAR is not checked to be UTF-8, a skipped INT not for overflow),
+     * which a full {@link #decode} still checks.
+     *
+     * @throws CorruptEncodingException if the key or value does not decode under this table's formats
+     * @throws IndexOutOfBoundsException if a column index is not one of the table's
+     */
+    public List<Object> decodeColumns(byte[] key, byte[] value, int[] columns) {
+        int[] wanted = new int[table.columns().size()]; // column index -> 1 + its first place in the answer, 0 if not asked
+        boolean wantsKey = false;
+        for (int k = 0; k < columns.length; k++) {
+            if (wanted[columns[k]] == 0) {
+                wanted[columns[k]] = k + 1;
+            }
+            wantsKey |= table.isKeyColumn(columns[k]);
+        }
+        Object[] row = new Object[wanted.length];
+        if (wantsKey) {
+            List<Object> keyValues = keyCodec.decode(key);
+            for (int k = 0; k < keyIndexes.length; k++) {
+                row[keyIndexes[k]] = keyValues.get(k);
+            }
+        }
+        Reader r = new Reader(value);
+        int version = r.next("version");
+        if (version != FORMAT_VERSION) {
+            r.pos--;
+            throw r.corrupt("format version " + version + " is not " + FORMAT_VERSION
+                    + " (written by a newer or foreign writer)");
+        }
+        int bitmapLength = (valueIndexes.length + 7) / 8;
+        r.require(bitmapLength, "null bitmap");
+        int bitmapAt = r.pos;
+        r.pos += bitmapLength;
+        if (valueIndexes.length % 8 != 0 && (value[bitmapAt + bitmapLength - 1] & 0xFF) >>> (valueIndexes.length % 8) != 0) {
+            throw new CorruptEncodingException("row value of " + owner, bitmapLength, "unused null bitmap bits are set");
+        }
+        for (int i = 0; i < valueIndexes.length; i++) {
+            int index = valueIndexes[i];
+            Column c = table.columns().get(index);
+            if ((value[bitmapAt + i / 8] & (1 << (i % 8))) != 0) {
+                if (!c.nullable()) {
+                    throw r.corrupt("NOT NULL column " + c.name() + " is marked NULL");
+                }
+            } else if (wanted[index] != 0) {
+                row[index] = r.readValue(c, columnWhats[index]);
+            } else {
+                r.skipValue(c, columnWhats[index]);
+            }
+        }
+        if (r.pos != value.length) {
+            throw r.corrupt((value.length - r.pos) + " bytes after the last column");
+        }
+        Object[] out = new Object[columns.length];
+        for (int k = 0; k < columns.length; k++) {
+            out[k] = row[columns[k]];
+        }
+        return Collections.unmodifiableList(Arrays.asList(out));
     }
 
     /** A cursor over one encoded value. Confined to the decoding call. */
@@ -292,9 +358,33 @@ public final class RowCodec {
             throw corrupt("varint of " + what + " is longer than " + VARINT_BYTES_MAX + " bytes");
         }
 
-        Object readValue(Column c) {
+        /** Steps over a non-NULL value of column {@code c}, checking its layout, not its contents. */
+        void skipValue(Column c, String what) {
             ColumnType type = c.type();
-            String what = "column " + c.name();
+            switch (type.kind()) {
+                case BOOLEAN -> next(what);
+                case INT, BIGINT, TIMESTAMP, DECIMAL -> readZigzag(what);
+                case DOUBLE -> {
+                    require(8, what);
+                    pos += 8;
+                }
+                case VARCHAR, BYTES -> {
+                    int at = pos;
+                    long n = readZigzag(what);
+                    long max = type.kind() == TypeKind.VARCHAR ? 4L * type.length() : type.length();
+                    if (n < 0 || n > max) {
+                        pos = at;
+                        throw corrupt(type.kind() + " length " + n + " of " + what + " is outside [0, " + max + "]");
+                    }
+                    require((int) n, what);
+                    pos += (int) n;
+                }
+                default -> throw new IllegalStateException("unhandled kind " + type.kind());
+            }
+        }
+
+        Object readValue(Column c, String what) {
+            ColumnType type = c.type();
             int at = pos;
             return switch (type.kind()) {
                 case BOOLEAN -> {
@@ -316,7 +406,7 @@ public final class RowCodec {
                 case BIGINT, TIMESTAMP -> readZigzag(what);
                 case DECIMAL -> {
                     long unscaled = readZigzag(what);
-                    if (BigInteger.valueOf(unscaled).abs().compareTo(BigInteger.TEN.pow(type.precision())) >= 0) {
+                    if (!type.fitsPrecision(unscaled)) {
                         pos = at;
                         throw corrupt("DECIMAL " + unscaled + " of " + what + " exceeds precision " + type.precision());
                     }

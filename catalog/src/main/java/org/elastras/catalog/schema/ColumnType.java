@@ -1,7 +1,6 @@
 package org.elastras.catalog.schema;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Arrays;
 
@@ -154,6 +153,27 @@ public record ColumnType(TypeKind kind, int length, int precision, int scale) {
                 + value.getClass().getName());
     }
 
+    /** 10^0 .. 10^18: DECIMAL bounds, {@link SchemaLimits#DECIMAL_PRECISION_MAX} being 18. */
+    private static final long[] POWERS_OF_TEN = powersOfTen();
+
+    private static long[] powersOfTen() {
+        long[] p = new long[SchemaLimits.DECIMAL_PRECISION_MAX + 1];
+        p[0] = 1;
+        for (int i = 1; i < p.length; i++) {
+            p[i] = p[i - 1] * 10;
+        }
+        return p;
+    }
+
+    /**
+     * Whether a stored DECIMAL's unscaled value has at most this type's precision in digits
+     * (|unscaled| < 10^precision), without a {@code BigInteger}. REQUIRES: a DECIMAL type.
+     */
+    public boolean fitsPrecision(long unscaled) {
+        long bound = POWERS_OF_TEN[precision];
+        return unscaled > -bound && unscaled < bound;
+    }
+
     private static boolean isIntegralBox(Object value) {
         return value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte;
     }
@@ -166,7 +186,7 @@ public record ColumnType(TypeKind kind, int length, int precision, int scale) {
             throw new IllegalArgumentException("expected " + this + " but got BigDecimal " + d.toPlainString()
                     + " with more than " + scale + " fractional digits; round it first", e);
         }
-        if (scaled.unscaledValue().abs().compareTo(BigInteger.TEN.pow(precision)) >= 0) {
+        if (scaled.precision() > precision) { // its unscaled value has more digits than the type's precision
             throw new IllegalArgumentException("expected " + this + " but got BigDecimal " + d.toPlainString()
                     + ", which has more than " + (precision - scale) + " digits before the point");
         }

@@ -65,8 +65,43 @@ class RowCodecTest {
                 List<Object> back = codec.decode(k, v);
                 assertTrue(RandomValues.same(row, back), "seed " + seed + " " + table + ": " + RandomValues.show(row)
                         + " came back as " + RandomValues.show(back) + " via value " + KeyBytes.toHex(v));
+                // Some columns, in any order, one maybe twice: what the full decode has for them.
+                int[] some = new int[1 + random.nextInt(n + 1)];
+                List<Object> expected = new ArrayList<>();
+                for (int i = 0; i < some.length; i++) {
+                    some[i] = random.nextInt(n);
+                    expected.add(back.get(some[i]));
+                }
+                List<Object> part = codec.decodeColumns(k, v, some);
+                assertTrue(RandomValues.same(expected, part), "seed " + seed + " " + table + " columns " + Arrays.toString(some)
+                        + ": " + RandomValues.show(part) + " instead of " + RandomValues.show(expected));
             }
         }
+    }
+
+    @Test
+    void someColumnsDecodeWithoutTheOthersButTheValuesLayoutIsStillChecked() {
+        byte[] key = DISTRICT.encodeKey(district());
+        byte[] good = DISTRICT.encodeValue(district());
+        int name = 2; // D_NAME, VARCHAR(10)
+        int nextOrderId = 10; // D_NEXT_O_ID, the last column
+        assertEquals(Arrays.asList(3001, "north", 7, null), DISTRICT.decodeColumns(key, good, new int[] {nextOrderId, name, 1, 3}));
+        assertEquals(List.of(), DISTRICT.decodeColumns(key, good, new int[0]));
+
+        byte[] north = "north".getBytes(StandardCharsets.US_ASCII);
+        int at = indexOf(good, north);
+        byte[] notUtf8 = replaceName(good, at, north.length, new byte[] {(byte) 0xC3, 0x28, 'a', 'b', 'c'});
+        assertEquals(List.of(3001), DISTRICT.decodeColumns(key, notUtf8, new int[] {nextOrderId}),
+                "a column not asked for is stepped over, its contents unchecked");
+        CorruptEncodingException e = assertThrows(CorruptEncodingException.class,
+                () -> DISTRICT.decodeColumns(key, notUtf8, new int[] {name}));
+        assertTrue(e.getMessage().contains("is not UTF-8"), e.getMessage());
+        for (byte[] broken : List.of(Arrays.copyOf(good, good.length - 1), Arrays.copyOf(good, good.length + 1),
+                replaceName(good, at, north.length, "abcdefghijklmnopqrstuvwxyzabcdefghijklmno".getBytes(StandardCharsets.US_ASCII)))) {
+            assertThrows(CorruptEncodingException.class, () -> DISTRICT.decodeColumns(key, broken, new int[] {1}),
+                    "the value's layout is checked past the columns asked for: " + HexFormat.of().formatHex(broken));
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> DISTRICT.decodeColumns(key, good, new int[] {11}));
     }
 
     @Test

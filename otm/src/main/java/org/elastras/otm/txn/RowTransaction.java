@@ -162,9 +162,9 @@ public final class RowTransaction {
         byte[] value = call(() -> manager.get(id, StorageKeys.rowKey(t.id(), key), newer -> {
             List<Object> was = seen.get();
             return newer == null ? was == null
-                    : was != null && java.util.Arrays.deepEquals(project(decode(t, key, newer), indexes).toArray(), was.toArray());
+                    : was != null && java.util.Arrays.deepEquals(decode(t, key, newer, indexes).toArray(), was.toArray());
         }));
-        seen.set(value == null ? null : project(decode(t, key, value), indexes));
+        seen.set(value == null ? null : decode(t, key, value, indexes));
         return seen.get();
     }
 
@@ -482,8 +482,13 @@ public final class RowTransaction {
     }
 
     private List<Object> decode(TableAccess.Table t, byte[] encodedKey, byte[] value) {
+        return decode(t, encodedKey, value, null);
+    }
+
+    /** Some columns of a stored row, the others not decoded ({@link RowCodec#decodeColumns}); null: all. */
+    private List<Object> decode(TableAccess.Table t, byte[] encodedKey, byte[] value, int[] columns) {
         try {
-            return t.codec().decode(encodedKey, value);
+            return columns == null ? t.codec().decode(encodedKey, value) : t.codec().decodeColumns(encodedKey, value, columns);
         } catch (CorruptEncodingException e) {
             throw new TransactionException(Reason.STORAGE_FAILED, false, "a stored row of table " + t.schema().name()
                     + " does not decode: " + e.getMessage(), e);
