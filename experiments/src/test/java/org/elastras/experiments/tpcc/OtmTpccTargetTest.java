@@ -49,6 +49,33 @@ class OtmTpccTargetTest extends TpccTargetContract {
         return start(directory, Isolation.SERIALIZABLE);
     }
 
+    /**
+     * Delivery's search for the oldest new order starts from a hint the procedures keep in the
+     * OTM's process; whatever the hint, too low, too high, absent or right, the oldest is delivered.
+     */
+    @Test
+    void deliveryFindsTheOldestNewOrderWhateverItsSearchStartsFrom() throws Exception {
+        int w = 1;
+        int oldest = SCALE.firstNewOrderId();
+        try (TpccTarget.Session s = target.openSession()) {
+            // District d's hint: 1 none useful, 2 too high (past every order), 3 too low, 4 far too high, the rest from earlier runs.
+            TpccProcedures.hintOldestNewOrder(w, 1, 1);
+            TpccProcedures.hintOldestNewOrder(w, 2, oldest + 5);
+            TpccProcedures.hintOldestNewOrder(w, 3, oldest - 7);
+            TpccProcedures.hintOldestNewOrder(w, 4, Integer.MAX_VALUE);
+            for (int round = 0; round < 4; round++) {
+                TpccTarget.DeliveryResult r = s.delivery(new TpccInputs.Delivery(w, 1 + round, tick()));
+                for (int d = 1; d <= 10; d++) {
+                    assertEquals(oldest + round, r.deliveredOrderIds().get(d - 1), "district " + d + ", round " + round);
+                }
+                if (round == 1) {
+                    TpccProcedures.hintOldestNewOrder(w, 5, oldest + 1_000); // past every order the district has
+                }
+            }
+        }
+        assertEquals(List.of(), check(false));
+    }
+
     /** Fekete et al. (TODS 2005): the TPC-C mix is serializable under snapshot isolation. */
     @Test
     void mixedTransactionsAtSnapshotIsolationKeepTheDatabaseConsistent() throws Exception {
