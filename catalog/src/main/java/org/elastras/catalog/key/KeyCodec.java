@@ -2,6 +2,9 @@ package org.elastras.catalog.key;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -265,11 +268,16 @@ public final class KeyCodec {
                 case VARCHAR -> {
                     int at = pos;
                     byte[] utf8 = readEscaped(c);
-                    String s = StrictUtf8.decode(utf8, 0, utf8.length);
-                    if (s == null) {
+                    String s;
+                    try {
+                        s = StandardCharsets.UTF_8.newDecoder()
+                                .onMalformedInput(CodingErrorAction.REPORT)
+                                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                                .decode(ByteBuffer.wrap(utf8)).toString();
+                    } catch (CharacterCodingException e) {
                         throw new CorruptEncodingException("key of " + owner, at, "VARCHAR of column " + c.name() + " is not UTF-8");
                     }
-                    if (StrictUtf8.longerThan(s, type.length())) {
+                    if (s.codePointCount(0, s.length()) > type.length()) {
                         throw new CorruptEncodingException("key of " + owner, at, "VARCHAR of column " + c.name()
                                 + " is longer than " + type.length());
                     }

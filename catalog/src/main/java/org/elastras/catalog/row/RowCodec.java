@@ -2,6 +2,9 @@ package org.elastras.catalog.row;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,7 +13,6 @@ import java.util.List;
 
 import org.elastras.catalog.key.CorruptEncodingException;
 import org.elastras.catalog.key.KeyCodec;
-import org.elastras.catalog.key.StrictUtf8;
 import org.elastras.catalog.schema.Column;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.TableSchema;
@@ -324,7 +326,7 @@ public final class RowCodec {
          */
         String ascii(int n) {
             if (n < 0 || bytes.length - pos < n) {
-                return null; // require() reports the truncation
+                return null; // take() reports the truncation
             }
             for (int i = pos; i < pos + n; i++) {
                 if (bytes[i] < 0) {
@@ -426,19 +428,22 @@ public final class RowCodec {
                         pos = at;
                         throw corrupt("VARCHAR length " + n + " of " + what + " is outside [0, " + 4L * type.length() + "]");
                     }
-                    // ASCII (the common case) is valid UTF-8 with one code point per byte; anything
-                    // else is decoded strictly.
-                    require((int) n, what);
+                    // ASCII (the common case) is valid UTF-8 with one code point per byte and
+                    // needs no CharsetDecoder; anything else is decoded strictly. (A decoder of
+                    // our own was no faster on TPC-C's strings, session 22: RowDecodeBenchmark.)
                     String s = ascii((int) n);
                     if (s == null) {
-                        s = StrictUtf8.decode(bytes, pos, (int) n);
-                        if (s == null) {
+                        try {
+                            s = StandardCharsets.UTF_8.newDecoder()
+                                    .onMalformedInput(CodingErrorAction.REPORT)
+                                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                                    .decode(ByteBuffer.wrap(take((int) n, what))).toString();
+                        } catch (CharacterCodingException e) {
                             pos = at;
                             throw corrupt("VARCHAR of " + what + " is not UTF-8");
                         }
-                        pos += (int) n;
                     }
-                    if (StrictUtf8.longerThan(s, type.length())) {
+                    if (s.length() > type.length() && s.codePointCount(0, s.length()) > type.length()) {
                         pos = at;
                         throw corrupt("VARCHAR of " + what + " is longer than " + type.length());
                     }
