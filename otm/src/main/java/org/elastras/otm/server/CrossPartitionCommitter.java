@@ -25,6 +25,8 @@ import org.elastras.otm.txn.TransactionManager;
  * transactions"): the OTM owning the partition a transaction began on commits it together with its
  * participants' branches on other partitions.
  * <ol>
+ * <li>Turn the coordinator's adds into writes ({@link TransactionManager#prepareCoordinatorsAdds}),
+ *     before any branch is prepared.</li>
  * <li>Prepare every branch: each holds its OTM's snapshot and answers a bound its commit timestamp
  *     must be above.</li>
  * <li>Take the CTS here, above every bound, and validate the coordinator's own part
@@ -156,6 +158,12 @@ final class CrossPartitionCommitter implements AutoCloseable {
         List<Participant> voting = new ArrayList<>(participants.size());
         long above = 0;
         boolean wroteNothing = true;
+        try {
+            transactions.prepareCoordinatorsAdds(txnId); // before any branch prepares: see there
+        } catch (TransactionException e) {
+            decideLater(participants, false, 0);
+            throw e;
+        }
         for (Participant p : participants) {
             PrepareBranchResponse prepared;
             try {

@@ -1135,6 +1135,35 @@ public final class TransactionManager {
         return prepare(txnId, true, above);
     }
 
+    /**
+     * The first step of a cross-partition coordinator's commit, before any participant prepares:
+     * its adds become writes now ({@link #addsBecomeWrites}), while its branches are still
+     * active. Done after they prepared (as {@link #prepareCoordinatedCommit} still does for a
+     * caller that skips this step), its wait for this partition's other adders could close a
+     * cycle: a reader of a prepared branch's key waits for the transaction's outcome, and that
+     * reader may be one of the adders waited for (a TPC-C Payment for another warehouse's customer
+     * who was just paid by this one). Both then stalled until the wait's 2 s bound (session 22).
+     * With the adds converted first, no branch of this transaction is prepared while it waits, and
+     * an adder that comes later meets the writer's intent and steps back at once.
+     *
+     * @throws TransactionException with the transaction aborted: CONFLICT or SERIALIZATION_FAILURE
+     *     as {@link #prepareCoordinatedCommit}; UNKNOWN_TRANSACTION if it is not open or is a branch
+     */
+    public void prepareCoordinatorsAdds(long txnId) {
+        Transaction t = enter(txnId);
+        try {
+            if (t.branch != null) {
+                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is a participant's branch; its"
+                        + " coordinator commits it");
+            }
+            if (!t.adds.isEmpty()) {
+                addsBecomeWrites(t);
+            }
+        } finally {
+            leave(t);
+        }
+    }
+
     private PendingCommit prepare(long txnId, boolean coordinated, long above) {
         Transaction t = enter(txnId);
         boolean prepared = false;

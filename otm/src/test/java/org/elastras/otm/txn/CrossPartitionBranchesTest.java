@@ -113,6 +113,48 @@ class CrossPartitionBranchesTest {
         assertEquals("116", bed.read(HOME, "ytd"));
     }
 
+    /**
+     * The cycle TPC-C met (session 22): a coordinator whose branch was prepared waited up to 2 s for
+     * an adder of its row, while that adder's own branch read the prepared branch's key and waited
+     * for the coordinator's outcome. Its adds now become writes before any branch prepares: an adder
+     * that comes after meets the writer's intent and steps back at once, and nobody waits.
+     */
+    @Test
+    void aCoordinatorsAddsBecomeWritesBeforeItsBranchesPrepareSoNoAdderCanCloseAWaitCycle() throws Exception {
+        TransactionManager m = manager();
+        bed.write(HOME, "ytd", "0");
+        bed.write(OTHER, "customer", "100");
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), 10);
+        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag, m.snapshotOf(home), COORDINATOR);
+        m.add(home, bytes("ytd"), plus(5));
+        m.put(branch, bytes("customer"), bytes("95"));
+
+        m.prepareCoordinatorsAdds(home);
+        TransactionManager.BranchPrepared prepared = m.prepareBranch(branch);
+        // Another payment of the same warehouse, for the same customer: its add now fails at once,
+        // where it used to join the adders the coordinator would wait for.
+        long other = m.begin(HOME, Isolation.SERIALIZABLE, "other");
+        TransactionException e = assertThrows(TransactionException.class, () -> m.add(other, bytes("ytd"), plus(1)));
+        assertEquals(TransactionException.Reason.CONFLICT, e.reason());
+
+        long began = System.nanoTime();
+        long cts = commitPrepared(m, home, branch, prepared);
+        assertTrue(m.decideBranch(branch, true, cts));
+        assertTrue(System.nanoTime() - began < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(TransactionManager.ADDERS_WAIT_MS / 2),
+                "the coordinator waited for no adder");
+        assertEquals("5", bed.read(HOME, "ytd"));
+        assertEquals("95", bed.read(OTHER, "customer"));
+        assertEquals(0, m.intentsHeld(HOME));
+        assertEquals(0, m.intentsHeld(OTHER));
+        // A branch is not a coordinator.
+        long fresh = m.begin(HOME, Isolation.SERIALIZABLE, "fresh");
+        long branch2 = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", new CommitTag(System.currentTimeMillis(), 11),
+                m.snapshotOf(fresh), COORDINATOR);
+        assertEquals(TransactionException.Reason.UNKNOWN_TRANSACTION,
+                assertThrows(TransactionException.class, () -> m.prepareCoordinatorsAdds(branch2)).reason());
+    }
+
     @Test
     void aTransferCommitsOnBothPartitionsAtOneCtsAndIsInvisibleUntilTheBranchApplies() throws Exception {
         TransactionManager m = manager();
