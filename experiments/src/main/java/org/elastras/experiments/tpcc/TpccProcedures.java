@@ -321,6 +321,11 @@ public final class TpccProcedures implements ProcedureLibrary {
     private static final Map<Long, Integer> OLDEST_HINTS = new java.util.concurrent.ConcurrentHashMap<>();
     static final int OLDEST_HINTS_MAX = 100_000;
 
+    /** For the benchmark of the search: every Delivery after this searches from O_ID 1 once, as before the hints. */
+    static void forgetOldestNewOrderHints() {
+        OLDEST_HINTS.clear();
+    }
+
     /** For tests: where the next Delivery's search in district (w, d) starts, as if its last found {@code orderId}. */
     static void hintOldestNewOrder(int w, int d, int orderId) {
         OLDEST_HINTS.put((long) w * (TpccScale.DISTRICTS_PER_WAREHOUSE + 1) + d, orderId);
