@@ -196,37 +196,8 @@ public final class RowCodec {
      * @throws CorruptEncodingException if either does not decode under this table's formats
      */
     public List<Object> decode(byte[] key, byte[] value) {
-        List<Object> keyValues = keyCodec.decode(key);
         Object[] row = new Object[table.columns().size()];
-        for (int k = 0; k < keyIndexes.length; k++) {
-            row[keyIndexes[k]] = keyValues.get(k);
-        }
-        Reader r = new Reader(value);
-        int version = r.next("version");
-        if (version != FORMAT_VERSION) {
-            r.pos--;
-            throw r.corrupt("format version " + version + " is not " + FORMAT_VERSION
-                    + " (written by a newer or foreign writer)");
-        }
-        int bitmapLength = (valueIndexes.length + 7) / 8;
-        byte[] bitmap = r.take(bitmapLength, "null bitmap");
-        if (valueIndexes.length % 8 != 0 && (bitmap[bitmapLength - 1] & 0xFF) >>> (valueIndexes.length % 8) != 0) {
-            throw new CorruptEncodingException("row value of " + owner, bitmapLength, "unused null bitmap bits are set");
-        }
-        for (int i = 0; i < valueIndexes.length; i++) {
-            Column c = table.columns().get(valueIndexes[i]);
-            boolean isNull = (bitmap[i / 8] & (1 << (i % 8))) != 0;
-            if (isNull) {
-                if (!c.nullable()) {
-                    throw r.corrupt("NOT NULL column " + c.name() + " is marked NULL");
-                }
-                continue;
-            }
-            row[valueIndexes[i]] = r.readValue(c, columnWhats[valueIndexes[i]]);
-        }
-        if (r.pos != value.length) {
-            throw r.corrupt((value.length - r.pos) + " bytes after the last column");
-        }
+        decodeInto(key, value, row, null, true);
         return Collections.unmodifiableList(Arrays.asList(row));
     }
 
@@ -241,16 +212,27 @@ public final class RowCodec {
      * @throws IndexOutOfBoundsException if a column index is not one of the table's
      */
     public List<Object> decodeColumns(byte[] key, byte[] value, int[] columns) {
-        int[] wanted = new int[table.columns().size()]; // column index -> 1 + its first place in the answer, 0 if not asked
+        boolean[] wanted = new boolean[table.columns().size()];
         boolean wantsKey = false;
-        for (int k = 0; k < columns.length; k++) {
-            if (wanted[columns[k]] == 0) {
-                wanted[columns[k]] = k + 1;
-            }
-            wantsKey |= table.isKeyColumn(columns[k]);
+        for (int c : columns) {
+            wanted[c] = true;
+            wantsKey |= table.isKeyColumn(c);
         }
         Object[] row = new Object[wanted.length];
-        if (wantsKey) {
+        decodeInto(key, value, row, wanted, wantsKey);
+        Object[] out = new Object[columns.length];
+        for (int k = 0; k < columns.length; k++) {
+            out[k] = row[columns[k]];
+        }
+        return Collections.unmodifiableList(Arrays.asList(out));
+    }
+
+    /**
+     * Decodes a stored row into {@code row} (column order): the key's columns if {@code withKey},
+     * and the value's columns {@code wanted} (all if null), stepping over the others.
+     */
+    private void decodeInto(byte[] key, byte[] value, Object[] row, boolean[] wanted, boolean withKey) {
+        if (withKey) {
             List<Object> keyValues = keyCodec.decode(key);
             for (int k = 0; k < keyIndexes.length; k++) {
                 row[keyIndexes[k]] = keyValues.get(k);
@@ -277,7 +259,7 @@ public final class RowCodec {
                 if (!c.nullable()) {
                     throw r.corrupt("NOT NULL column " + c.name() + " is marked NULL");
                 }
-            } else if (wanted[index] != 0) {
+            } else if (wanted == null || wanted[index]) {
                 row[index] = r.readValue(c, columnWhats[index]);
             } else {
                 r.skipValue(c, columnWhats[index]);
@@ -286,11 +268,6 @@ public final class RowCodec {
         if (r.pos != value.length) {
             throw r.corrupt((value.length - r.pos) + " bytes after the last column");
         }
-        Object[] out = new Object[columns.length];
-        for (int k = 0; k < columns.length; k++) {
-            out[k] = row[columns[k]];
-        }
-        return Collections.unmodifiableList(Arrays.asList(out));
     }
 
     /** A cursor over one encoded value. Confined to the decoding call. */
