@@ -130,6 +130,7 @@ public final class ProcedureRunner {
         TransactionException last = null;
         // Where the call's time went, for the slow-call log (locals: nothing allocated per call).
         long began = System.nanoTime();
+        long[] waitsInside = CallWaits.start();
         long waitedNanos = 0;
         long longestAbortedNanos = 0;
         TransactionException longestAbortedBy = null;
@@ -190,7 +191,7 @@ public final class ProcedureRunner {
             }
         } finally {
             reportIfSlow(partition.schema().name(), name, began, Math.min(attempt, attemptsMax), waitedNanos,
-                    longestAbortedNanos, longestAbortedBy);
+                    longestAbortedNanos, longestAbortedBy, waitsInside);
         }
         return new Prepared(new ProcedureResult(ProcedureResult.Outcome.RETRIES_EXHAUSTED, null, 0, attemptsMax,
                 "aborted " + attemptsMax + " times; last: " + last.getMessage()), null, null, attemptsMax);
@@ -198,17 +199,18 @@ public final class ProcedureRunner {
 
     /**
      * Logs a warning if the call ran {@link #SLOW_CALL_MS} or longer up to its commit's record:
-     * its attempts, the waits before its re-runs and its longest aborted attempt (if one aborted).
+     * its attempts, the waits before its re-runs, what its attempts waited for inside them
+     * ({@link CallWaits}) and its longest aborted attempt (if one aborted).
      */
     private static void reportIfSlow(String database, String procedure, long began, int attempts, long waitedNanos,
-            long longestAbortedNanos, TransactionException longestAbortedBy) {
+            long longestAbortedNanos, TransactionException longestAbortedBy, long[] waitsInside) {
         long ms = (System.nanoTime() - began) / 1_000_000;
         if (ms < SLOW_CALL_MS) {
             return;
         }
         LOG.warning(() -> "slow call: procedure '" + procedure + "' of database " + database + " ran " + ms
                 + " ms up to its commit's record, in " + attempts + (attempts == 1 ? " attempt" : " attempts")
-                + ", " + waitedNanos / 1_000_000 + " ms of it waiting before re-runs"
+                + ", " + waitedNanos / 1_000_000 + " ms of it waiting before re-runs" + CallWaits.describe(waitsInside)
                 + (longestAbortedBy == null ? "" : "; its longest aborted attempt took " + longestAbortedNanos / 1_000_000
                 + " ms and ended " + longestAbortedBy.reason() + ": " + longestAbortedBy.getMessage()));
     }

@@ -116,6 +116,7 @@ public final class RangeTimestampSource implements TimestampSource {
     /** Lock held: waits up to {@link #ctsWaitMs} for {@code condition}, asking for an exchange. */
     private void awaitRange(LockedCondition condition) {
         long remaining = TimeUnit.MILLISECONDS.toNanos(ctsWaitMs);
+        long began = System.nanoTime();
         waiters++;
         try {
             while (!condition.holds()) {
@@ -133,6 +134,7 @@ public final class RangeTimestampSource implements TimestampSource {
                     "interrupted while waiting for a commit timestamp");
         } finally {
             waiters--;
+            CallWaits.since(CallWaits.Cause.COMMIT_TIMESTAMP, began);
         }
     }
 
@@ -169,6 +171,7 @@ public final class RangeTimestampSource implements TimestampSource {
             }
             wantAbove = Math.max(wantAbove, cts);
             long remaining = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            long began = System.nanoTime();
             waiters++;
             try {
                 while (current == null || current.firstCts() <= cts) {
@@ -180,6 +183,7 @@ public final class RangeTimestampSource implements TimestampSource {
                 }
             } finally {
                 waiters--;
+                CallWaits.since(CallWaits.Cause.COMMIT_TIMESTAMP, began);
             }
             return true;
         } finally {

@@ -93,7 +93,7 @@ public final class RowTransaction {
         if (beforeBlocking != null) {
             beforeBlocking.run();
         }
-        CrossPartitionAccess.RemoteRows branch = call(() -> cross.begin(access, root, rootValues,
+        CrossPartitionAccess.RemoteRows branch = remote(() -> cross.begin(access, root, rootValues,
                 manager.isolationOf(id), manager.clientOf(id), tag, snapshot));
         branches.add(branch);
         return branch;
@@ -126,7 +126,7 @@ public final class RowTransaction {
         }
         CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
         if (branch != null) {
-            return call(() -> branch.get(t.schema().name(), keyValues));
+            return remote(() -> branch.get(t.schema().name(), keyValues));
         }
         byte[] value = call(() -> manager.get(id, StorageKeys.rowKey(t.id(), key)));
         return value == null ? null : decode(t, key, value);
@@ -156,7 +156,7 @@ public final class RowTransaction {
         }
         CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
         if (branch != null) {
-            return project(call(() -> branch.get(t.schema().name(), keyValues)), indexes);
+            return project(remote(() -> branch.get(t.schema().name(), keyValues)), indexes);
         }
         var seen = new java.util.concurrent.atomic.AtomicReference<List<Object>>();
         byte[] value = call(() -> manager.get(id, StorageKeys.rowKey(t.id(), key), newer -> {
@@ -224,7 +224,7 @@ public final class RowTransaction {
         byte[] key = access.encodeKey(t, keyValues);
         CrossPartitionAccess.RemoteRows branch = branchFor(t, key, keyValues);
         if (branch != null) {
-            List<Object> row = call(() -> branch.get(t.schema().name(), keyValues));
+            List<Object> row = remote(() -> branch.get(t.schema().name(), keyValues));
             if (row == null) {
                 throw new TransactionException(Reason.TYPE_MISMATCH, false, "an add needs an existing row, and table "
                         + t.schema().name() + " has no row " + keyValues + "; nothing was changed");
@@ -376,7 +376,7 @@ public final class RowTransaction {
                         + " from " + fromKeyPrefix + " to " + toKeyPrefix + " spans partitions; a scan reads one partition");
             }
             if (branch != null) {
-                return call(() -> branch.scan(t.schema().name(), fromKeyPrefix, toKeyPrefix, limit));
+                return remote(() -> branch.scan(t.schema().name(), fromKeyPrefix, toKeyPrefix, limit));
             }
         }
         byte[][] bounds = access.clampToPartition(t, from, to);
@@ -442,7 +442,7 @@ public final class RowTransaction {
     /** Commits (with its branches, if it has any); see {@link TransactionManager#commit}. */
     public CommitResult commit() {
         if (!branches.isEmpty()) {
-            return call(() -> cross.commit(id, List.copyOf(branches)));
+            return remote(() -> cross.commit(id, List.copyOf(branches)));
         }
         return call(() -> manager.commit(id));
     }
@@ -497,6 +497,16 @@ public final class RowTransaction {
 
     private interface Call<T> {
         T run();
+    }
+
+    /** {@link #call} of a branch or of the commit across partitions, its time accounted to {@link CallWaits}. */
+    private <T> T remote(Call<T> call) {
+        long began = System.nanoTime();
+        try {
+            return call(call);
+        } finally {
+            CallWaits.since(CallWaits.Cause.OTHER_PARTITIONS, began);
+        }
     }
 
     private <T> T call(Call<T> call) {

@@ -249,6 +249,7 @@ public final class TransactionManager {
         if (t.beforeBlocking != null) {
             t.beforeBlocking.run();
         }
+        long began = System.nanoTime();
         try {
             holder.outcome.get(BRANCH_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -258,6 +259,20 @@ public final class TransactionManager {
             throw new TransactionException(Reason.OVERLOADED, false, t + ": a key it reads was written by a branch of "
                     + holder.tag + " still in doubt after " + BRANCH_WAIT_MS + " ms (its coordinator cannot be asked"
                     + " yet); retry later");
+        } finally {
+            CallWaits.since(CallWaits.Cause.BRANCH_OUTCOME, began);
+        }
+    }
+
+    /**
+     * Takes the partition's commit lock, accounting the wait to the thread's {@link CallWaits}
+     * when it is held by another commit (the common, free lock costs one {@code tryLock}).
+     */
+    private static void lockCommits(PartitionSlot slot) {
+        if (!slot.commitLock.tryLock()) {
+            long began = System.nanoTime();
+            slot.commitLock.lock();
+            CallWaits.since(CallWaits.Cause.COMMIT_LOCK, began);
         }
     }
 
@@ -1197,7 +1212,7 @@ public final class TransactionManager {
             }
             PartitionSlot slot = t.slot;
             long cts;
-            slot.commitLock.lock();
+            lockCommits(slot);
             try {
                 cts = takeCts(t);
             } finally {
@@ -1230,7 +1245,7 @@ public final class TransactionManager {
     private PendingCommit prepareAdder(Transaction t) {
         PartitionSlot slot = t.slot;
         awaitWriteCapacity(t, 0);
-        slot.commitLock.lock();
+        lockCommits(slot);
         try {
             long cts = takeCts(t);
             if (t.validatesReads()) {
@@ -1389,7 +1404,15 @@ public final class TransactionManager {
         if (t.beforeBlocking != null) {
             t.beforeBlocking.run();
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ADDERS_WAIT_MS);
+        long began = System.nanoTime();
+        try {
+            return awaitOtherAddersUntil(t, key, began + TimeUnit.MILLISECONDS.toNanos(ADDERS_WAIT_MS));
+        } finally {
+            CallWaits.since(CallWaits.Cause.OTHER_ADDERS, began);
+        }
+    }
+
+    private Transaction awaitOtherAddersUntil(Transaction t, byte[] key, long deadline) {
         while (true) {
             Transaction other = firstOtherAdder(t.slot, key, t);
             if (other == null) {
@@ -1652,11 +1675,14 @@ public final class TransactionManager {
 
     private void awaitWriteCapacity(Transaction t, long cts) {
         boolean ready;
+        long began = System.nanoTime();
         try {
             ready = t.slot.store.awaitWriteCapacity(limits.writeCapacityWaitMs());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             ready = false;
+        } finally {
+            CallWaits.since(CallWaits.Cause.WRITE_CAPACITY, began);
         }
         if (!ready) {
             if (cts > 0) {

@@ -88,8 +88,11 @@ class CrossPartitionBranchesTest {
             m.commit(open);
         });
         finisher.start();
-        // The coordinator waits for the open adder, then writes on the newest value.
+        // The coordinator waits for the open adder, then writes on the newest value; the wait is
+        // accounted to its thread, for the slow-call log.
+        long[] waits = CallWaits.start();
         long cts = commitBoth(m, home, branch);
+        assertTrue(waits[CallWaits.Cause.OTHER_ADDERS.ordinal()] >= 100_000_000L, "waited for the adder: " + CallWaits.describe(waits));
         assertTrue(m.decideBranch(branch, true, cts));
         finisher.join();
         assertEquals("115", bed.read(HOME, "ytd"));

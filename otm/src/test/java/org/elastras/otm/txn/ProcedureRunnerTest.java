@@ -1,6 +1,7 @@
 package org.elastras.otm.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -158,6 +159,24 @@ class ProcedureRunnerTest {
             long longestMs = Long.parseLong(message.replaceAll(".*longest aborted attempt took (\\d+) ms.*", "$1"));
             assertTrue(longestMs >= ProcedureRunner.SLOW_CALL_MS, message);
             assertTrue(message.contains(" ms and ended CONFLICT: "), message);
+            assertFalse(message.contains("inside its attempts"), "it slept, it waited for nothing: " + message);
+
+            // A call whose attempt waited inside (here: as a commit timestamp's wait accounts it).
+            registry.register("SHOP", "waitsForTimestamps", (txn, args) -> {
+                CallWaits.since(CallWaits.Cause.COMMIT_TIMESTAMP, System.nanoTime() - (ProcedureRunner.SLOW_CALL_MS + 200) * 1_000_000L);
+                try {
+                    Thread.sleep(ProcedureRunner.SLOW_CALL_MS + 100);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return txn.get("warehouse", List.of(1));
+            });
+            assertEquals(ProcedureResult.Outcome.COMMITTED, runner.run(shop, "waitsForTimestamps", List.of(), Isolation.SERIALIZABLE,
+                    "client").outcome());
+            assertEquals(2, logged.size());
+            String waited = logged.get(1).getMessage();
+            assertTrue(waited.contains("; inside its attempts it waited " + (ProcedureRunner.SLOW_CALL_MS + 200)
+                    + " ms for commit timestamps"), waited);
         } finally {
             log.removeHandler(capture);
         }
