@@ -271,7 +271,7 @@ public final class TpccProcedures implements ProcedureLibrary {
      * decides, and they are validated like any other.
      */
     private static int oldestNewOrder(RowTransaction txn, int w, int d) {
-        long district = (long) w * (TpccScale.DISTRICTS_PER_WAREHOUSE + 1) + d;
+        long district = districtKey(w, d);
         Integer hint = OLDEST_HINTS.get(district);
         int delivered = 0; // every O_ID in [1, delivered] is known delivered
         int probe = 1;
@@ -328,7 +328,12 @@ public final class TpccProcedures implements ProcedureLibrary {
 
     /** For tests: where the next Delivery's search in district (w, d) starts, as if its last found {@code orderId}. */
     static void hintOldestNewOrder(int w, int d, int orderId) {
-        OLDEST_HINTS.put((long) w * (TpccScale.DISTRICTS_PER_WAREHOUSE + 1) + d, orderId);
+        OLDEST_HINTS.put(districtKey(w, d), orderId);
+    }
+
+    /** District (w, d) as a key of {@link #OLDEST_HINTS}. */
+    private static long districtKey(int w, int d) {
+        return (long) w * (TpccScale.DISTRICTS_PER_WAREHOUSE + 1) + d;
     }
 
     private static boolean isDelivered(RowTransaction txn, int w, int d, int orderId) {

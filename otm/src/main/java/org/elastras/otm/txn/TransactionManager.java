@@ -1168,8 +1168,7 @@ public final class TransactionManager {
         Transaction t = enter(txnId);
         try {
             if (t.branch != null) {
-                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is a participant's branch; its"
-                        + " coordinator commits it");
+                throw branchIsNotCommittedHere(t);
             }
             if (!t.adds.isEmpty()) {
                 addsBecomeWrites(t);
@@ -1177,6 +1176,11 @@ public final class TransactionManager {
         } finally {
             leave(t);
         }
+    }
+
+    private static TransactionException branchIsNotCommittedHere(Transaction t) {
+        return new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is a participant's branch; its coordinator"
+                + " commits it");
     }
 
     private PendingCommit prepare(long txnId, boolean coordinated, long above) {
@@ -1189,8 +1193,7 @@ public final class TransactionManager {
                         + " commit id (the outcome its participants ask for); begin it with one");
             }
             if (t.branch != null) {
-                throw new TransactionException(Reason.UNKNOWN_TRANSACTION, false, t + " is a participant's branch; its"
-                        + " coordinator commits it");
+                throw branchIsNotCommittedHere(t);
             }
             if (t.writes.isEmpty() && t.adds.isEmpty() && !coordinated) {
                 end(t, Transaction.State.COMMITTED, null, "committed (read-only)");
@@ -1405,32 +1408,29 @@ public final class TransactionManager {
             t.beforeBlocking.run();
         }
         long began = System.nanoTime();
+        long deadline = began + TimeUnit.MILLISECONDS.toNanos(ADDERS_WAIT_MS);
         try {
-            return awaitOtherAddersUntil(t, key, began + TimeUnit.MILLISECONDS.toNanos(ADDERS_WAIT_MS));
+            while (true) {
+                Transaction other = firstOtherAdder(t.slot, key, t);
+                if (other == null) {
+                    return null;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return other;
+                }
+                try {
+                    other.outcome.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return other;
+                } catch (ExecutionException | TimeoutException e) {
+                    // looked at again above
+                }
+                // An adder leaves the list before its outcome completes (end): it is gone now.
+            }
         } finally {
             CallWaits.since(CallWaits.Cause.OTHER_ADDERS, began);
-        }
-    }
-
-    private Transaction awaitOtherAddersUntil(Transaction t, byte[] key, long deadline) {
-        while (true) {
-            Transaction other = firstOtherAdder(t.slot, key, t);
-            if (other == null) {
-                return null;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return other;
-            }
-            try {
-                other.outcome.get(left, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return other;
-            } catch (ExecutionException | TimeoutException e) {
-                // looked at again above
-            }
-            // An adder leaves the list before its outcome completes (end): it is gone now.
         }
     }
 
@@ -1674,15 +1674,16 @@ public final class TransactionManager {
     }
 
     private void awaitWriteCapacity(Transaction t, long cts) {
-        boolean ready;
-        long began = System.nanoTime();
-        try {
-            ready = t.slot.store.awaitWriteCapacity(limits.writeCapacityWaitMs());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ready = false;
-        } finally {
-            CallWaits.since(CallWaits.Cause.WRITE_CAPACITY, began);
+        boolean ready = t.slot.store.hasWriteCapacity();
+        if (!ready) { // only a wait is timed: the common path costs no clock read
+            long began = System.nanoTime();
+            try {
+                ready = t.slot.store.awaitWriteCapacity(limits.writeCapacityWaitMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                CallWaits.since(CallWaits.Cause.WRITE_CAPACITY, began);
+            }
         }
         if (!ready) {
             if (cts > 0) {

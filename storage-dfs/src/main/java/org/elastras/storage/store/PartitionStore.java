@@ -606,6 +606,11 @@ public final class PartitionStore implements Closeable {
         }
     }
 
+    /** Whether a write may go on now, without waiting: what {@link #awaitWriteCapacity} checks first. */
+    public boolean hasWriteCapacity() {
+        return view.frozen.size() < options.frozenMemtablesMax() && environment.memtableBudget().hasRoom();
+    }
+
     /**
      * Waits until the store can take more writes: fewer frozen memtables than the limit, and room
      * in the process's memtable budget. The owner calls this before it logs a commit, so a slow
@@ -616,7 +621,7 @@ public final class PartitionStore implements Closeable {
      */
     public boolean awaitWriteCapacity(long timeoutMillis) throws InterruptedException {
         MemtableBudget budget = environment.memtableBudget();
-        if (view.frozen.size() < options.frozenMemtablesMax() && budget.hasRoom()) {
+        if (hasWriteCapacity()) {
             return true;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
