@@ -24,8 +24,8 @@ final class CachingPartitionLocator implements PartitionLocator {
     private final Consumer<Set<String>> liveOtmsListener;
     /** Held while reading the catalog (never while holding the cache's monitor). */
     private final ReentrantLock reading = new ReentrantLock();
-    /** Catalog reads done, for tests and metrics. Guarded by {@link #reading}. */
-    private long reads;
+    /** Catalog reads done, for tests and metrics. Written under {@link #reading}. */
+    private volatile long reads;
 
     /**
      * @param liveOtmsListener told the ids of the live OTMs after every catalog read (the client
@@ -100,14 +100,14 @@ final class CachingPartitionLocator implements PartitionLocator {
         cache.invalidate(stale);
     }
 
-    /** How many times the catalog was read. */
-    long reads() {
-        reading.lock();
-        try {
-            return reads;
-        } finally {
-            reading.unlock();
-        }
+    @Override
+    public void handedOver(PartitionLocation stale, PartitionLocation next) {
+        cache.handedOver(stale, next);
+    }
+
+    @Override
+    public long reads() {
+        return reads;
     }
 
     /** The cache, for tests. */

@@ -318,6 +318,14 @@ public final class ElasTrasClient implements AutoCloseable {
                 (location, otm) -> location);
     }
 
+    /**
+     * How many times this client read the catalog (a whole database at a time): at a database's
+     * first use, then after routing failures; not after a live move's hand-over, whose hint it follows.
+     */
+    public long catalogReads() {
+        return router.locator().reads();
+    }
+
     /** Closes every OTM connection and the ZooKeeper session; calls in flight fail. Idempotent. */
     @Override
     public void close() {

@@ -1,6 +1,7 @@
 package org.elastras.client;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.elastras.catalog.meta.MetaLookup;
 import org.elastras.catalog.meta.MetaRow;
+import org.elastras.catalog.partition.PartitionDescriptor;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.catalog.schema.Names;
 
@@ -107,7 +109,8 @@ final class LocationCache {
      * says (same epoch and owner). Returns whether it dropped it.
      */
     synchronized boolean invalidate(PartitionLocation stale) {
-        Entry e = byDatabase.get(stale.database());
+        String name = Names.canonical(stale.database());
+        Entry e = byDatabase.get(name);
         if (e == null) {
             return false;
         }
@@ -127,11 +130,48 @@ final class LocationCache {
         }
         locations -= e.lookup().rows().size() - kept.size();
         if (kept.isEmpty()) {
-            byDatabase.remove(stale.database());
+            byDatabase.remove(name);
         } else {
-            byDatabase.put(stale.database(), new Entry(e.schema(), new MetaLookup(kept), e.liveOtms()));
+            byDatabase.put(name, new Entry(e.schema(), new MetaLookup(kept), e.liveOtms()));
         }
         return true;
+    }
+
+    /**
+     * Follows a live move's hand-over: replaces the cached row of {@code stale}'s partition, if it
+     * still says exactly what {@code stale} says (same epoch and owner), with the row {@code next}
+     * describes (its owner, epoch and address), so that this client's other requests for the
+     * partition go to the new owner without reading the catalog. A wrong hint costs one routing
+     * failure there, whose {@link #invalidate} drops the row again. Returns whether it replaced it.
+     *
+     * @throws IllegalArgumentException if {@code next} is not a later epoch of the same partition
+     */
+    synchronized boolean handedOver(PartitionLocation stale, PartitionLocation next) {
+        if (next.partitionId() != stale.partitionId() || next.epoch() <= stale.epoch()
+                || !Names.same(next.database(), stale.database())) {
+            throw new IllegalArgumentException("a hand-over goes to a later epoch of the same partition: " + stale
+                    + " -> " + next);
+        }
+        Entry e = byDatabase.get(Names.canonical(stale.database()));
+        if (e == null) {
+            return false;
+        }
+        List<MetaRow> rows = new ArrayList<>(e.lookup().rows());
+        for (int i = 0; i < rows.size(); i++) {
+            MetaRow r = rows.get(i);
+            if (r.partition().id().value() == stale.partitionId() && r.partition().epoch() == stale.epoch()
+                    && stale.otmId().equals(r.owner())) {
+                PartitionDescriptor p = r.partition();
+                rows.set(i, new MetaRow(new PartitionDescriptor(p.database(), p.id(), p.range(), next.epoch()),
+                        next.otmId(), r.state()));
+                Map<String, OtmAddress> live = new HashMap<>(e.liveOtms());
+                live.put(next.otmId(), new OtmAddress(next.host(), next.port()));
+                byDatabase.put(Names.canonical(stale.database()), new Entry(e.schema(), new MetaLookup(rows),
+                        Map.copyOf(live)));
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Rows cached over all databases. */

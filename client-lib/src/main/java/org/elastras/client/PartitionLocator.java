@@ -31,6 +31,15 @@ interface PartitionLocator extends AutoCloseable {
     /** Forgets {@code stale} (a request there failed with a routing error); the next locate reads again. */
     void invalidate(PartitionLocation stale);
 
+    /**
+     * Replaces {@code stale} with {@code next}, where its owner said it handed the partition over
+     * in a live move: the next locate answers {@code next} without reading the catalog.
+     */
+    void handedOver(PartitionLocation stale, PartitionLocation next);
+
+    /** How many times the catalog was read (a whole database at a time). */
+    long reads();
+
     @Override
     void close();
 }

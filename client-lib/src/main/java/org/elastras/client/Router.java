@@ -144,12 +144,16 @@ final class Router {
                     }
                     case REROUTE -> {
                         if (location != null) {
-                            locator.invalidate(location);
                             if (e.movedTo() != null && hintsFollowed < HINTS_FOLLOWED_MAX) {
                                 // Handed over in a live move: go to the next owner now (it holds the
-                                // request until it serves), not to the catalog after a backoff.
+                                // request until it serves), not to the catalog after a backoff; so do
+                                // this client's other requests for the partition, which would each
+                                // have read the catalog, one at a time.
                                 hintsFollowed++;
                                 hinted = location.handedOverTo(e.movedTo());
+                                locator.handedOver(location, hinted);
+                            } else {
+                                locator.invalidate(location);
                             }
                         }
                         if (e.code() == ErrorCode.UNREACHABLE && lease != null) {

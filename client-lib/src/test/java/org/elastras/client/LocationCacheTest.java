@@ -2,6 +2,7 @@ package org.elastras.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -11,6 +12,7 @@ import org.elastras.catalog.meta.MetaRow;
 import org.elastras.catalog.meta.PartitionState;
 import org.elastras.catalog.partition.PartitionDescriptor;
 import org.elastras.catalog.partition.PartitionId;
+import org.elastras.client.protocol.MoveDestination;
 import org.junit.jupiter.api.Test;
 
 class LocationCacheTest {
@@ -47,6 +49,38 @@ class LocationCacheTest {
         cache.put(new CatalogSnapshot(TestCatalogs.shop(), moved, TestCatalogs.addresses("otm-a", "otm-b", "otm-c")));
         assertEquals("otm-c", cache.find("SHOP", TestCatalogs.warehouse(150)).location().otmId());
         assertEquals(3, cache.size());
+    }
+
+    @Test
+    void aHandOverReplacesTheStaleRowWithTheNextOwnerAndOnlyThat() {
+        LocationCache cache = new LocationCache(100);
+        cache.put(new CatalogSnapshot(TestCatalogs.shop(), TestCatalogs.shopRows(BOUNDS, "otm-a", "otm-b", "otm-c"),
+                TestCatalogs.addresses("otm-a", "otm-b", "otm-c")));
+        PartitionLocation p3 = cache.find("SHOP", TestCatalogs.warehouse(150)).location();
+        PartitionLocation p2 = cache.find("SHOP", TestCatalogs.warehouse(99)).location();
+        // otm-d is not in the cached addresses yet: the hint brings its address.
+        PartitionLocation next = p3.handedOverTo(new MoveDestination("otm-d", "10.0.0.9", 7009));
+
+        assertTrue(cache.handedOver(p3, next));
+        PartitionLocation found = cache.find("SHOP", TestCatalogs.warehouse(150)).location();
+        assertEquals(next.toString(), found.toString());
+        assertEquals(p3.epoch() + 1, found.epoch());
+        assertEquals("10.0.0.9:7009", found.host() + ":" + found.port());
+        assertEquals(p2.toString(), cache.find("SHOP", TestCatalogs.warehouse(99)).location().toString(),
+                "the neighbours are untouched");
+        assertEquals(3, cache.size());
+
+        // A late hand-over from the same stale location, or a late invalidation of it, changes nothing.
+        assertFalse(cache.handedOver(p3, p3.handedOverTo(new MoveDestination("otm-a", "h", 1))));
+        assertFalse(cache.invalidate(p3));
+        assertEquals("otm-d", cache.find("SHOP", TestCatalogs.warehouse(150)).location().otmId());
+        // A request that fails at the next owner drops the row: the next lookup reads the catalog.
+        assertTrue(cache.invalidate(found));
+        assertFalse(cache.find("SHOP", TestCatalogs.warehouse(150)).found());
+        assertFalse(cache.handedOver(p3, next), "nothing cached to replace");
+
+        assertThrows(IllegalArgumentException.class, () -> cache.handedOver(p2, next), "another partition");
+        assertThrows(IllegalArgumentException.class, () -> cache.handedOver(next, p3), "an older epoch");
     }
 
     @Test

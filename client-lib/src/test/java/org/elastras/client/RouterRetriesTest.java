@@ -78,8 +78,23 @@ class RouterRetriesTest {
         assertEquals(1, reader.reads.get(), "the hint needs no catalog read");
         assertEquals(0, clock.sleeps.size(), "and no backoff");
 
-        // The cached location was dropped: the next request reads the catalog again.
-        router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> location);
+        // The hint replaced the cached location: the next request goes to the next owner too, still
+        // without reading the catalog.
+        PartitionLocation next = router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(),
+                (location, otm) -> location);
+        assertEquals("otm-c@7003, epoch " + epochs.get(1), next.otmId() + "@" + next.port() + ", epoch " + next.epoch());
+        assertEquals(1, reader.reads.get());
+
+        // Should the next owner disown it, the catalog decides again.
+        List<String> after = new ArrayList<>();
+        router.run("test", "SHOP", key, Router.Resend.NEVER, clock.nanoTime(), (location, otm) -> {
+            after.add(location.otmId());
+            if (location.otmId().equals("otm-c")) {
+                throw new ElasTrasException(ErrorCode.NOT_OWNER, "not here");
+            }
+            return location;
+        });
+        assertEquals(List.of("otm-c", "otm-b"), after);
         assertEquals(2, reader.reads.get());
     }
 

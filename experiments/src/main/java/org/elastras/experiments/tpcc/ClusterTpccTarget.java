@@ -190,6 +190,11 @@ public final class ClusterTpccTarget implements TpccTarget {
         }
     }
 
+    /** How many times the terminals' client read the catalog (it does after routing failures). */
+    public long catalogReads() {
+        return client.catalogReads();
+    }
+
     /** Creates TPCC with one partition per router partition and waits until every one serves. */
     private static void createServingDatabase(ElasTrasClient client, WarehouseRouter router) throws Exception {
         List<List<Object>> boundaries = new ArrayList<>();

@@ -142,7 +142,8 @@ public final class LiveMoveExperiment {
 
     /** What one run measured. */
     record Run(TpccDriver.Result tpcc, double offeredTxnPerSecond, List<MoveRecord> moves, List<Second> seconds, Histogram probeSteady,
-            Histogram probeMoving, long probeErrors, String loadBefore, String loadAfter) {
+            Histogram probeMoving, long probeErrors, long terminalCatalogReads, long probeCatalogReads, String loadBefore,
+            String loadAfter) {
     }
 
     /** One second of the measured period. */
@@ -227,6 +228,8 @@ public final class LiveMoveExperiment {
 
         List<Second> perSecond = Collections.synchronizedList(new ArrayList<>());
         String loadBefore = TpccBenchmark.loadAverage();
+        long terminalReadsBefore = target.catalogReads();
+        long probeReadsBefore = client.catalogReads();
         mover.start();
         TpccDriver.Result result;
         try {
@@ -256,7 +259,8 @@ public final class LiveMoveExperiment {
         }
         errors.forEach(e -> System.out.println("  " + e));
         return new Run(result, rate, List.copyOf(moves), List.copyOf(perSecond), probeSteady, probeMoving, probeErrors.get(),
-                loadBefore, TpccBenchmark.loadAverage());
+                target.catalogReads() - terminalReadsBefore, client.catalogReads() - probeReadsBefore, loadBefore,
+                TpccBenchmark.loadAverage());
     }
 
     /** Moves warehouse {@code w}'s partition to the other OTM and waits until it serves there. */
@@ -411,6 +415,7 @@ public final class LiveMoveExperiment {
                         + " (median over seconds) %.1f ms steady vs %.1f ms in seconds with a move (%+.0f%%; against the"
                         + " seconds without a move within 3 s of each: median %+.0f%%); probes p99 %.1f ms steady vs %.1f ms"
                         + " on a moving partition%n"
+                        + "catalog reads during the run: the terminals' client %d, the probes' %d%n"
                         + "machine load average before %s, after %s%n",
                 r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(), r.tpcc().failuresByReason(),
                 verdict(afterLoad), verdict(afterRun),
@@ -419,7 +424,7 @@ public final class LiveMoveExperiment {
                 max(coordinatedDuration), median(coordinatedProbe), max(coordinatedProbe), r.probeErrors(), moveErrors,
                 tpccSteady, tpccMoving, tpccSteady > 0 ? (tpccMoving / tpccSteady - 1) * 100 : 0,
                 localRatio > 0 ? (localRatio - 1) * 100 : 0, probeSteady, probeMoving,
-                r.loadBefore(), r.loadAfter());
+                r.terminalCatalogReads(), r.probeCatalogReads(), r.loadBefore(), r.loadAfter());
         System.out.print(summary);
         String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d,"
                         + " \"offered_txn_per_s\": %.1f, \"tpmC\": %.1f,"
@@ -428,12 +433,13 @@ public final class LiveMoveExperiment {
                         + " \"live_probe_max_ms_median\": %s, \"coordinated_moves\": %d, \"coordinated_unavailable_ms_median\": %s,"
                         + " \"coordinated_probe_max_ms_median\": %s, \"tpcc_p99_ms_steady\": %.2f, \"tpcc_p99_ms_moving\": %.2f,"
                         + " \"tpcc_p99_moving_vs_nearby_ratio_median\": %.3f, \"probe_p99_ms_steady\": %.2f,"
-                        + " \"probe_p99_ms_moving\": %.2f, \"consistent_after_load\": %s,"
+                        + " \"probe_p99_ms_moving\": %.2f, \"terminal_catalog_reads\": %d, \"probe_catalog_reads\": %d,"
+                        + " \"consistent_after_load\": %s,"
                         + " \"consistent_after_run\": %s, \"load_average_before\": \"%s\", \"load_average_after\": \"%s\"}%n",
                 scale.describe(), terminals, r.offeredTxnPerSecond(), r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
                 r.probeErrors(), liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
                 coordinatedDuration.size(), median(coordinatedDuration), median(coordinatedProbe), tpccSteady, tpccMoving,
-                localRatio, probeSteady, probeMoving, afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
+                localRatio, probeSteady, probeMoving, r.terminalCatalogReads(), r.probeCatalogReads(), afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
         Files.writeString(out.resolve("livemove.json"), json);
         System.out.println("wrote " + out.resolve("livemove.json") + ", livemove-moves.csv, livemove-timeline.csv, livemove.png");
     }
