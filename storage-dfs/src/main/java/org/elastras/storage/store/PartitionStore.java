@@ -460,7 +460,7 @@ public final class PartitionStore implements Closeable {
         List<CloseableIterator<Version>> sources = new ArrayList<>();
         try {
             for (MemTable m : v.memtables()) {
-                sources.add(m.scan(fromKey));
+                sources.add(m.scan(fromKey, toKeyExclusive));
             }
             for (TableHandle t : v.tables) {
                 sources.add(t.reader().scan(fromKey));
