@@ -239,6 +239,90 @@ public final class RowCodec {
             }
         }
         Reader r = new Reader(value);
+        int bitmapAt = readHeader(r);
+        for (int i = 0; i < valueIndexes.length; i++) {
+            int index = valueIndexes[i];
+            Column c = table.columns().get(index);
+            if (isNull(r, bitmapAt, i, c)) {
+                continue;
+            }
+            if (wanted == null || wanted[index]) {
+                row[index] = r.readValue(c, columnWhats[index]);
+            } else {
+                r.skipValue(c, columnWhats[index]);
+            }
+        }
+        requireEnd(r);
+    }
+
+    /**
+     * The encoded value of a stored row with the non-key {@code columns} (column indexes) set to
+     * {@code values} and every other column as it is: byte for byte what {@link #encodeValue} gives
+     * for the decoded row with those values set, but the other columns' bytes are copied, not
+     * decoded and encoded again (a read-modify-write of a few numbers in a wide row, as TPC-C's
+     * STOCK and CUSTOMER updates). The value's layout is checked as {@link #decodeColumns} checks
+     * it; the new values as {@link #normalize} checks them.
+     *
+     * @throws IllegalArgumentException if a column is a key column, is named twice, is not one of
+     *     the table's, or a value does not fit its column; or the counts differ
+     * @throws CorruptEncodingException if {@code value} does not decode under this table's format
+     */
+    public byte[] patchValue(byte[] value, int[] columns, List<?> values) {
+        if (columns.length != values.size()) {
+            throw new IllegalArgumentException(owner + ": " + columns.length + " columns to change but " + values.size()
+                    + " values");
+        }
+        Object[] patch = new Object[table.columns().size()];
+        boolean[] patched = new boolean[patch.length];
+        for (int k = 0; k < columns.length; k++) {
+            int c = columns[k];
+            if (c < 0 || c >= patch.length) {
+                throw new IllegalArgumentException(owner + " has no column " + c + " (it has " + patch.length + ")");
+            }
+            if (table.isKeyColumn(c)) {
+                throw new IllegalArgumentException(owner + " " + columnWhats[c] + " is part of the primary key; a change"
+                        + " of some columns changes only the others (write the whole row under its new key instead)");
+            }
+            if (patched[c]) {
+                throw new IllegalArgumentException(owner + " " + columnWhats[c] + " is named twice in one change");
+            }
+            patched[c] = true;
+            patch[c] = table.columns().get(c).normalize(owner, values.get(k));
+        }
+        Reader r = new Reader(value);
+        int bitmapAt = readHeader(r);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + 16);
+        out.write(FORMAT_VERSION);
+        byte[] bitmap = Arrays.copyOfRange(value, bitmapAt, bitmapAt + (valueIndexes.length + 7) / 8);
+        for (int i = 0; i < valueIndexes.length; i++) {
+            if (patched[valueIndexes[i]]) {
+                if (patch[valueIndexes[i]] == null) {
+                    bitmap[i / 8] |= (byte) (1 << (i % 8));
+                } else {
+                    bitmap[i / 8] &= (byte) ~(1 << (i % 8));
+                }
+            }
+        }
+        out.writeBytes(bitmap);
+        for (int i = 0; i < valueIndexes.length; i++) {
+            int index = valueIndexes[i];
+            Column c = table.columns().get(index);
+            int start = r.pos;
+            if (!isNull(r, bitmapAt, i, c)) {
+                r.skipValue(c, columnWhats[index]);
+            }
+            if (!patched[index]) {
+                out.write(value, start, r.pos - start);
+            } else if (patch[index] != null) {
+                writeValue(out, c.type(), patch[index]);
+            }
+        }
+        requireEnd(r);
+        return out.toByteArray();
+    }
+
+    /** Reads a value's version byte and steps over its null bitmap (checked); returns where the bitmap is. */
+    private int readHeader(Reader r) {
         int version = r.next("version");
         if (version != FORMAT_VERSION) {
             r.pos--;
@@ -249,24 +333,26 @@ public final class RowCodec {
         r.require(bitmapLength, "null bitmap");
         int bitmapAt = r.pos;
         r.pos += bitmapLength;
-        if (valueIndexes.length % 8 != 0 && (value[bitmapAt + bitmapLength - 1] & 0xFF) >>> (valueIndexes.length % 8) != 0) {
+        if (valueIndexes.length % 8 != 0 && (r.bytes[bitmapAt + bitmapLength - 1] & 0xFF) >>> (valueIndexes.length % 8) != 0) {
             throw new CorruptEncodingException("row value of " + owner, bitmapLength, "unused null bitmap bits are set");
         }
-        for (int i = 0; i < valueIndexes.length; i++) {
-            int index = valueIndexes[i];
-            Column c = table.columns().get(index);
-            if ((value[bitmapAt + i / 8] & (1 << (i % 8))) != 0) {
-                if (!c.nullable()) {
-                    throw r.corrupt("NOT NULL column " + c.name() + " is marked NULL");
-                }
-            } else if (wanted == null || wanted[index]) {
-                row[index] = r.readValue(c, columnWhats[index]);
-            } else {
-                r.skipValue(c, columnWhats[index]);
-            }
+        return bitmapAt;
+    }
+
+    /** Whether value column {@code i} (column {@code c}) is marked NULL; a NOT NULL column so marked is corrupt. */
+    private static boolean isNull(Reader r, int bitmapAt, int i, Column c) {
+        if ((r.bytes[bitmapAt + i / 8] & (1 << (i % 8))) == 0) {
+            return false;
         }
-        if (r.pos != value.length) {
-            throw r.corrupt((value.length - r.pos) + " bytes after the last column");
+        if (!c.nullable()) {
+            throw r.corrupt("NOT NULL column " + c.name() + " is marked NULL");
+        }
+        return true;
+    }
+
+    private static void requireEnd(Reader r) {
+        if (r.pos != r.bytes.length) {
+            throw r.corrupt((r.bytes.length - r.pos) + " bytes after the last column");
         }
     }
 

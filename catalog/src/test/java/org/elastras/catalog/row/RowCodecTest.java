@@ -75,6 +75,23 @@ class RowCodecTest {
                 List<Object> part = codec.decodeColumns(k, v, some);
                 assertTrue(RandomValues.same(expected, part), "seed " + seed + " " + table + " columns " + Arrays.toString(some)
                         + ": " + RandomValues.show(part) + " instead of " + RandomValues.show(expected));
+                // Some value columns changed in place: byte for byte the whole row's encoding with them set.
+                List<Object> other = RandomValues.row(random, columns);
+                List<Integer> changed = new ArrayList<>();
+                for (int i = keyColumns; i < n; i++) {
+                    if (random.nextBoolean()) {
+                        changed.add(i);
+                    }
+                }
+                java.util.Collections.shuffle(changed, random);
+                List<Object> next = new ArrayList<>(row);
+                List<Object> newValues = new ArrayList<>();
+                for (int c : changed) {
+                    next.set(c, other.get(c));
+                    newValues.add(other.get(c));
+                }
+                assertArrayEquals(codec.encodeValue(next), codec.patchValue(v, changed.stream().mapToInt(Integer::intValue)
+                        .toArray(), newValues), "seed " + seed + " " + table + " columns " + changed);
             }
         }
     }
@@ -102,6 +119,44 @@ class RowCodecTest {
                     "the value's layout is checked past the columns asked for: " + HexFormat.of().formatHex(broken));
         }
         assertThrows(IndexOutOfBoundsException.class, () -> DISTRICT.decodeColumns(key, good, new int[] {11}));
+    }
+
+    @Test
+    void aPatchChangesOnlyValueColumnsWithFittingValuesOfAWellFormedValue() {
+        byte[] good = DISTRICT.encodeValue(district());
+        int street2 = 4; // D_STREET_2, VARCHAR(20), nullable
+        int ytd = 9; // D_YTD, DECIMAL(12, 2)
+        int nextOrderId = 10;
+        List<Object> changed = new ArrayList<>(district());
+        changed.set(street2, null);
+        changed.set(nextOrderId, 3002);
+        changed.set(3, "Hollister Ave.");
+        assertArrayEquals(DISTRICT.encodeValue(changed), DISTRICT.patchValue(good, new int[] {nextOrderId, street2, 3},
+                Arrays.asList(3002, null, "Hollister Ave.")));
+        assertArrayEquals(good, DISTRICT.patchValue(good, new int[0], List.of()), "no change, the same bytes");
+
+        assertRefusedPatch(good, new int[] {1}, List.of(8), "D_ID", "primary key");
+        assertRefusedPatch(good, new int[] {ytd, ytd}, List.of(BigDecimal.ONE, BigDecimal.TEN), "D_YTD", "twice");
+        assertRefusedPatch(good, new int[] {ytd}, List.of(new BigDecimal("12345678901.5")), "D_YTD");
+        assertRefusedPatch(good, new int[] {nextOrderId}, Arrays.asList((Object) null), "D_NEXT_O_ID", "NOT NULL");
+        assertRefusedPatch(good, new int[] {nextOrderId}, List.of("3002"), "D_NEXT_O_ID");
+        assertRefusedPatch(good, new int[] {11}, List.of(1), "no column 11");
+        assertRefusedPatch(good, new int[] {ytd}, List.of(), "1 columns to change but 0 values");
+
+        byte[] north = "north".getBytes(StandardCharsets.US_ASCII);
+        int at = indexOf(good, north);
+        for (byte[] broken : List.of(Arrays.copyOf(good, good.length - 1), Arrays.copyOf(good, good.length + 1),
+                replaceName(good, at, north.length, "abcdefghijklmnopqrstuvwxyzabcdefghijklmno".getBytes(StandardCharsets.US_ASCII)))) {
+            assertThrows(CorruptEncodingException.class, () -> DISTRICT.patchValue(broken, new int[] {nextOrderId},
+                    List.of(1)), "the whole layout is checked: " + HexFormat.of().formatHex(broken));
+        }
+    }
+
+    private static void assertRefusedPatch(byte[] value, int[] columns, List<?> values, String... fragments) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DISTRICT.patchValue(value, columns, values));
+        for (String f : fragments) {
+            assertTrue(e.getMessage().contains(f), "'" + f + "' missing from: " + e.getMessage());
+        }
     }
 
     @Test

@@ -24,7 +24,8 @@ import org.elastras.experiments.tpcc.TpccSchema;
  * decoding costs: a new {@code CharsetDecoder} with {@code REPORT} per string (what the row and key
  * codecs do), one decoder reused, and {@code new String(bytes, UTF_8)}, which is not strict (it
  * replaces malformed input) and shows the ceiling; and what a partial read of one column costs
- * against the full row ({@code RowCodec.decodeColumns}). (Session 22 tried a one-pass strict
+ * against the full row ({@code RowCodec.decodeColumns}); and New-Order's read-modify-write of a
+ * STOCK row whole against {@code decodeColumns} and {@code RowCodec.patchValue}. (Session 22 tried a one-pass strict
  * decoder of our own here: 189 ns a string against the JDK's 180, and dropped it.)
  *
  * <p>Single-threaded; each case runs for the given seconds after a warm-up of the same length
@@ -76,6 +77,9 @@ public final class RowDecodeBenchmark {
 
         Map<String, Double> nanos = new LinkedHashMap<>();
         int[] quantity = {TpccSchema.table(TpccSchema.STOCK).columnIndex("S_QUANTITY")};
+        int[] stockRead = {TpccSchema.S_QUANTITY, TpccSchema.S_YTD, TpccSchema.S_ORDER_CNT, TpccSchema.S_REMOTE_CNT,
+            TpccSchema.S_DIST_01 + 2, TpccSchema.S_DATA};
+        int[] stockChanged = {TpccSchema.S_QUANTITY, TpccSchema.S_YTD, TpccSchema.S_ORDER_CNT};
         byte[][] text = strings.toArray(new byte[0][]);
         java.nio.charset.CharsetDecoder reused = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -91,6 +95,28 @@ public final class RowDecodeBenchmark {
                 long a = 0;
                 for (Encoded e : stock) {
                     a += (Integer) stockCodec.decodeColumns(e.key, e.value, quantity).get(0);
+                }
+                return a;
+            }));
+            // New-Order's change of a STOCK row: the whole row decoded, changed and encoded (before
+            // session 23), against its six columns decoded and three numbers patched in.
+            nanos.put("STOCK read-modify-write: decode, encode the row", time(seconds, stock.size(), () -> {
+                long a = 0;
+                for (Encoded e : stock) {
+                    List<Object> row = new ArrayList<>(stockCodec.decode(e.key, e.value));
+                    row.set(TpccSchema.S_QUANTITY, (Integer) row.get(TpccSchema.S_QUANTITY) + 1);
+                    row.set(TpccSchema.S_YTD, (Integer) row.get(TpccSchema.S_YTD) + 5);
+                    row.set(TpccSchema.S_ORDER_CNT, (Integer) row.get(TpccSchema.S_ORDER_CNT) + 1);
+                    a += stockCodec.encode(row).value().length;
+                }
+                return a;
+            }));
+            nanos.put("STOCK read-modify-write: 6 columns, patch 3", time(seconds, stock.size(), () -> {
+                long a = 0;
+                for (Encoded e : stock) {
+                    List<Object> read = stockCodec.decodeColumns(e.key, e.value, stockRead);
+                    a += stockCodec.patchValue(e.value, stockChanged, List.of((Integer) read.get(0) + 1,
+                            (Integer) read.get(1) + 5, (Integer) read.get(2) + 1)).length;
                 }
                 return a;
             }));

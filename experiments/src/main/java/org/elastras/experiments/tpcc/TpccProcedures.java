@@ -114,19 +114,19 @@ public final class TpccProcedures implements ProcedureLibrary {
                 // Clause 2.4.2.3: an unused item id rolls the whole transaction back.
                 throw new ProcedureAbort(TpccRules.ITEM_NOT_VALID + ": " + itemId);
             }
-            List<Object> stock = new ArrayList<>(required(txn, TpccSchema.STOCK, supplyW, itemId));
-            stock.set(TpccSchema.S_QUANTITY, TpccRules.stockQuantityAfter((Integer) stock.get(TpccSchema.S_QUANTITY), quantity));
-            stock.set(TpccSchema.S_YTD, (Integer) stock.get(TpccSchema.S_YTD) + quantity);
-            stock.set(TpccSchema.S_ORDER_CNT, (Integer) stock.get(TpccSchema.S_ORDER_CNT) + 1);
-            if (supplyW != w) {
-                stock.set(TpccSchema.S_REMOTE_CNT, (Integer) stock.get(TpccSchema.S_REMOTE_CNT) + 1);
+            // Only the stock's numbers change: its ten S_DIST strings and S_DATA are copied, not decoded
+            // and encoded again, except the district's S_DIST and S_DATA, which the line needs.
+            boolean remoteLine = supplyW != w;
+            List<Object> stock = txn.update(TpccSchema.STOCK, List.of(supplyW, itemId), STOCK_READ.get(d - 1),
+                    remoteLine ? STOCK_CHANGED_REMOTE : STOCK_CHANGED_LOCAL, s -> stockAfter(s, quantity, remoteLine));
+            if (stock == null) {
+                throw missing(TpccSchema.STOCK, supplyW, itemId);
             }
-            txn.put(TpccSchema.STOCK, stock);
             BigDecimal amount = TpccRules.lineAmount(quantity, (BigDecimal) item.get(TpccSchema.I_PRICE));
             sum = sum.add(amount);
-            brands.add(TpccRules.brandGeneric((String) item.get(TpccSchema.I_DATA), (String) stock.get(TpccSchema.S_DATA)));
+            brands.add(TpccRules.brandGeneric((String) item.get(TpccSchema.I_DATA), (String) stock.get(STOCK_READ_DATA)));
             txn.put(TpccSchema.ORDER_LINE, Arrays.asList(w, d, orderId, l + 1, itemId, supplyW, null, quantity, amount,
-                    stock.get(TpccSchema.S_DIST_01 + d - 1)));
+                    stock.get(STOCK_READ_DIST)));
         }
         BigDecimal discount = (BigDecimal) customer.get(0);
         BigDecimal dTax = (BigDecimal) district.get(TpccSchema.D_TAX);
@@ -166,18 +166,24 @@ public final class TpccProcedures implements ProcedureLibrary {
         if (byLastName(cLast)) {
             cId = customerByLastName(txn, cW, cD, cLast);
         }
-        List<Object> customer = new ArrayList<>(required(txn, TpccSchema.CUSTOMER, cW, cD, cId));
-        customer.set(TpccSchema.C_BALANCE, ((BigDecimal) customer.get(TpccSchema.C_BALANCE)).subtract(amount));
-        customer.set(TpccSchema.C_YTD_PAYMENT, ((BigDecimal) customer.get(TpccSchema.C_YTD_PAYMENT)).add(amount));
-        customer.set(TpccSchema.C_PAYMENT_CNT, (Integer) customer.get(TpccSchema.C_PAYMENT_CNT) + 1);
-        if ("BC".equals(customer.get(TpccSchema.C_CREDIT))) {
-            customer.set(TpccSchema.C_DATA, TpccRules.badCreditData(cId, cD, cW, d, w, amount,
-                    (String) customer.get(TpccSchema.C_DATA)));
+        // The customer's numbers change in place; C_DATA (up to 500 characters) is read and
+        // rewritten only for a customer with bad credit.
+        List<Object> customerKey = List.of(cW, cD, cId);
+        List<Object> customer = txn.update(TpccSchema.CUSTOMER, customerKey, PAYMENT_CUSTOMER_READ, PAYMENT_CUSTOMER_CHANGED,
+                c -> List.of(((BigDecimal) c.get(0)).subtract(amount), ((BigDecimal) c.get(1)).add(amount),
+                        (Integer) c.get(2) + 1));
+        if (customer == null) {
+            throw missing(TpccSchema.CUSTOMER, cW, cD, cId);
         }
-        txn.put(TpccSchema.CUSTOMER, customer);
+        String credit = (String) customer.get(3);
+        if ("BC".equals(credit)) {
+            int paidId = cId;
+            txn.update(TpccSchema.CUSTOMER, customerKey, C_DATA_ONLY, C_DATA_ONLY,
+                    c -> List.of(TpccRules.badCreditData(paidId, cD, cW, d, w, amount, (String) c.get(0))));
+        }
         txn.put(TpccSchema.HISTORY, List.of(w, d, historyId, cId, cD, cW, date, amount,
                 TpccRules.historyData((String) warehouse.get(0), (String) district.get(0))));
-        return List.of(cId, customer.get(TpccSchema.C_BALANCE), customer.get(TpccSchema.C_CREDIT));
+        return List.of(cId, ((BigDecimal) customer.get(0)).subtract(amount), credit);
     }
 
     /** Clause 2.5.2.2: the customer at position ceil(n/2) of those with the last name, by C_FIRST. */
@@ -503,6 +509,40 @@ public final class TpccProcedures implements ProcedureLibrary {
     private static final List<String> PAYMENT_DISTRICT = List.of("D_NAME", "D_STREET_1", "D_STREET_2", "D_CITY",
             "D_STATE", "D_ZIP");
 
+    /** What New-Order reads of a STOCK row, per district (index d - 1): the numbers it changes, then S_DIST_d and S_DATA. */
+    private static final List<List<String>> STOCK_READ;
+    private static final int STOCK_READ_DIST = 4;
+    private static final int STOCK_READ_DATA = 5;
+    /** What New-Order changes of a STOCK row of its own warehouse, in the order of {@link #stockAfter}. */
+    private static final List<String> STOCK_CHANGED_LOCAL = List.of("S_QUANTITY", "S_YTD", "S_ORDER_CNT");
+    /** ... and of another warehouse's. */
+    private static final List<String> STOCK_CHANGED_REMOTE = List.of("S_QUANTITY", "S_YTD", "S_ORDER_CNT", "S_REMOTE_CNT");
+
+    static {
+        List<List<String>> reads = new ArrayList<>();
+        for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
+            reads.add(List.of("S_QUANTITY", "S_YTD", "S_ORDER_CNT", "S_REMOTE_CNT", String.format("S_DIST_%02d", d), "S_DATA"));
+        }
+        STOCK_READ = List.copyOf(reads);
+    }
+
+    /** Clause 2.4.2.2: a STOCK row's changed numbers after a line of {@code quantity}, from what {@link #STOCK_READ} read. */
+    private static List<Object> stockAfter(List<Object> read, int quantity, boolean remoteLine) {
+        int after = TpccRules.stockQuantityAfter((Integer) read.get(0), quantity);
+        int ytd = (Integer) read.get(1) + quantity;
+        int orders = (Integer) read.get(2) + 1;
+        return remoteLine ? List.of(after, ytd, orders, (Integer) read.get(3) + 1) : List.of(after, ytd, orders);
+    }
+
+    /** What Payment reads of its customer: the numbers it changes, then C_CREDIT. */
+    private static final List<String> PAYMENT_CUSTOMER_READ = List.of("C_BALANCE", "C_YTD_PAYMENT", "C_PAYMENT_CNT", "C_CREDIT");
+    private static final List<String> PAYMENT_CUSTOMER_CHANGED = List.of("C_BALANCE", "C_YTD_PAYMENT", "C_PAYMENT_CNT");
+    private static final List<String> C_DATA_ONLY = List.of("C_DATA");
+
+    private static IllegalStateException missing(String table, Object... key) {
+        return new IllegalStateException(table + " row " + Arrays.toString(key) + " is missing; is the database loaded?");
+    }
+
     /** {@link #required} of some columns only (see {@link RowTransaction#get(String, List, List)}). */
     private static List<Object> requiredColumns(RowTransaction txn, String table, List<String> columns, Object... key) {
         List<Object> row = txn.get(table, Arrays.asList(key), columns);
@@ -515,7 +555,7 @@ public final class TpccProcedures implements ProcedureLibrary {
     private static List<Object> required(RowTransaction txn, String table, Object... key) {
         List<Object> row = txn.get(table, Arrays.asList(key));
         if (row == null) {
-            throw new IllegalStateException(table + " row " + Arrays.toString(key) + " is missing; is the database loaded?");
+            throw missing(table, key);
         }
         return row;
     }

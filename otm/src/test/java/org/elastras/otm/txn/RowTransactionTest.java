@@ -104,6 +104,48 @@ class RowTransactionTest {
     }
 
     @Test
+    void anUpdateChangesTheNamedColumnsAndLeavesTheRestAsTheyWere() {
+        RowTransaction t = begin();
+        t.put("district", Arrays.asList(10, 1, 3001, "a note"));
+        t.put("district", Arrays.asList(10, 2, 3002, null));
+        t.commit();
+
+        RowTransaction u = begin();
+        assertEquals(List.of(3001, "a note"), u.update("district", List.of(10, 1), List.of("next_o_id", "note"),
+                List.of("next_o_id"), read -> List.of((Integer) read.get(0) + 1)), "the columns read, as they were");
+        assertEquals(List.of(10, 1, 3002, "a note"), u.get("district", List.of(10, 1)), "the transaction sees its change");
+        assertEquals(List.of(), u.update("district", List.of(10, 2), List.of(), List.of("note"), read -> List.of("noted")));
+        assertNull(u.update("district", List.of(10, 3), List.of("note"), List.of("note"), read -> {
+            throw new AssertionError("no row: nothing to change");
+        }));
+        u.commit();
+        RowTransaction r = begin();
+        assertEquals(List.of(10, 1, 3002, "a note"), r.get("district", List.of(10, 1)));
+        assertEquals(List.of(10, 2, 3002, "noted"), r.get("district", List.of(10, 2)));
+        assertNull(r.get("district", List.of(10, 3)), "an update makes no row");
+        r.commit();
+
+        RowTransaction bad = begin();
+        for (var attempt : List.<Runnable>of(
+                () -> bad.update("district", List.of(10, 1), List.of(), List.of("d_id"), read -> List.of(5)),
+                () -> bad.update("district", List.of(10, 1), List.of("nope"), List.of(), read -> List.of()),
+                () -> bad.update("district", List.of(10, 1), List.of(), List.of("next_o_id"), read -> List.of("many")),
+                () -> bad.update("district", List.of(10, 1), List.of(), List.of("next_o_id"), read -> List.of()),
+                () -> bad.update("district", List.of(10, 1), List.of(), List.of("next_o_id"), read -> Arrays.asList((Object) null)))) {
+            TransactionException e = assertThrows(TransactionException.class, attempt::run);
+            assertEquals(Reason.TYPE_MISMATCH, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().contains("nothing was changed"), e.getMessage());
+        }
+        assertEquals(Reason.READ_ONLY_TABLE, assertThrows(TransactionException.class,
+                () -> bad.update("item", List.of(1), List.of(), List.of("price"), read -> List.of(2.0))).reason());
+        assertEquals(Reason.KEY_OUTSIDE_PARTITION, assertThrows(TransactionException.class,
+                () -> bad.update("district", List.of(20, 1), List.of(), List.of("note"), read -> List.of("x"))).reason());
+        assertEquals(0, bed.manager.intentsHeld(P), "no refused update holds an intent");
+        bad.commit();
+        assertEquals(List.of(10, 1, 3002, "a note"), begin().get("district", List.of(10, 1)));
+    }
+
+    @Test
     void globalTablesAreReadFromTheLoadedCopy() {
         RowTransaction t = begin();
         assertEquals(Reason.UNKNOWN_TABLE, assertThrows(TransactionException.class,
