@@ -109,6 +109,13 @@ final class PartitionHost {
     static final long LIVE_PAUSE_BACKLOG_BYTES = 256 * 1024;
     /** Longest wait of a live move's pause for the partition's open transactions to end before they are aborted. */
     static final long LIVE_GRACE_MS = 100;
+    /**
+     * Longest wait of a live move's pause for a branch of a cross-partition transaction to vote
+     * before it is aborted and its coordinator runs the transaction again: its coordinator may be
+     * waiting for a transaction whose branch begin the pause holds (see
+     * {@link TransactionManager#stopAdmitting}). Branches under load vote within about 10 ms.
+     */
+    static final long LIVE_BRANCH_GRACE_MS = 15;
     /** Bytes of commits a live move may have waiting to be shipped; past it the move fails and the origin serves on. */
     static final long LIVE_OUTBOX_BYTES_MAX = 64L << 20;
     /** About the most bytes of versions in one shipVersions request (well under the body limit). */
@@ -609,7 +616,7 @@ final class PartitionHost {
             long pausedAtMs = System.currentTimeMillis();
             long paused = System.nanoTime();
             pausing.add(partitionId); // new work waits for the outcome (admit)
-            TransactionManager.Stopped stopped = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS);
+            TransactionManager.Stopped stopped = transactions.stopAdmitting(partitionId, LIVE_GRACE_MS, LIVE_BRANCH_GRACE_MS);
             long graced = System.nanoTime();
             moveFaults.at(MoveFaults.Step.IN_PAUSE);
             try {

@@ -65,8 +65,17 @@ final class ProcedureBranches implements CrossPartitionAccess {
             long id = s.descriptor().id().value();
             if (Names.same(s.descriptor().database(), database) && s.descriptor().range().contains(rootKey)
                     && transactions.serves(id)) {
-                long txnId = transactions.beginBranch(id, isolation, clientId, tag, snapshot, coordinator);
-                return new LocalBranch(s, s.access().attach(transactions, txnId), txnId);
+                try {
+                    long txnId = transactions.beginBranch(id, isolation, clientId, tag, snapshot, coordinator);
+                    return new LocalBranch(s, s.access().attach(transactions, txnId), txnId);
+                } catch (TransactionException e) {
+                    if (e.reason() != Reason.NOT_OWNER) {
+                        throw e;
+                    }
+                    // A live move's pause: begun as any other OTM's branch would be, held here
+                    // until the hand-over and sent on to the next owner.
+                }
+                break;
             }
         }
         if (catalog == null) {
@@ -133,22 +142,52 @@ final class ProcedureBranches implements CrossPartitionAccess {
 
         @Override
         public List<Object> get(String table, List<?> keyValues) {
-            return rows.get(table, keyValues);
+            try {
+                return rows.get(table, keyValues);
+            } catch (TransactionException e) {
+                throw ended(e);
+            }
         }
 
         @Override
         public void put(String table, List<?> row) {
-            rows.put(table, row);
+            try {
+                rows.put(table, row);
+            } catch (TransactionException e) {
+                throw ended(e);
+            }
         }
 
         @Override
         public void delete(String table, List<?> keyValues) {
-            rows.delete(table, keyValues);
+            try {
+                rows.delete(table, keyValues);
+            } catch (TransactionException e) {
+                throw ended(e);
+            }
         }
 
         @Override
         public List<List<Object>> scan(String table, List<?> fromKeyPrefix, List<?> toKeyPrefix, int limit) {
-            return rows.scan(table, fromKeyPrefix, toKeyPrefix, limit);
+            try {
+                return rows.scan(table, fromKeyPrefix, toKeyPrefix, limit);
+            } catch (TransactionException e) {
+                throw ended(e);
+            }
+        }
+
+        /**
+         * A branch that ended under its coordinator (a live move's pause aborted it, its partition
+         * closed, it timed out) is a conflict for the procedure, which runs again, as for a branch
+         * on another OTM ({@link #failed}); other errors stay as they are.
+         */
+        private TransactionException ended(TransactionException e) {
+            return switch (e.reason()) {
+                case NOT_OWNER, UNKNOWN_TRANSACTION, TIMEOUT -> new TransactionException(Reason.CONFLICT, true,
+                        "the transaction's branch on partition " + partition.descriptor().id().value() + " ended: "
+                        + e.getMessage(), e);
+                default -> e;
+            };
         }
 
         @Override

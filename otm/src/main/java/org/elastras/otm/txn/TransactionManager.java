@@ -380,17 +380,17 @@ public final class TransactionManager {
      * transactions, procedure calls busy in one of their transaction's calls or committing, other
      * transactions), calls aborted to run again elsewhere, and transactions still open at its end.
      */
-    public record Stopped(int branchesAtPause, int callsBusyAtPause, int othersAtPause, int callsAborted, int stillOpen,
-            String firstStillOpen) {
+    public record Stopped(int branchesAtPause, int callsBusyAtPause, int othersAtPause, int callsAborted,
+            int branchesAborted, int stillOpen, String firstStillOpen) {
 
         /**
-         * For logs: {@code open at the pause: 1 branches, 0 busy calls, 0 others; 2 calls to re-run, 0 still
-         * open}, and what the first one still open at the grace's end was.
+         * For logs: {@code open at the pause: 1 branches, 0 busy calls, 0 others; 2 calls to re-run, 1
+         * branches to re-run, 0 still open}, and what the first one still open at the grace's end was.
          */
         public String describe() {
             return "open at the pause: " + branchesAtPause + " branches, " + callsBusyAtPause + " busy calls, " + othersAtPause
-                    + " others; " + callsAborted + " calls to re-run, " + stillOpen + " still open"
-                    + (firstStillOpen == null ? "" : ": " + firstStillOpen);
+                    + " others; " + callsAborted + " calls to re-run, " + branchesAborted + " branches to re-run, "
+                    + stillOpen + " still open" + (firstStillOpen == null ? "" : ": " + firstStillOpen);
         }
     }
 
@@ -400,15 +400,20 @@ public final class TransactionManager {
      * committing) are aborted with NOT_OWNER as soon as their transaction is between two of its
      * calls, or at their next call or commit ({@link #enter}): nothing of them was written, and the call runs again from the start at the next owner
      * (the server holds it until the move's outcome, then the client follows {@code movedTo}),
-     * so the pause does not wait for a whole procedure. Interactive transactions and branches of
-     * cross-partition ones go on: waits up to {@code graceMs} for them to end, so that {@link
-     * #removePartition} aborts as few as possible (branches that voted wait for their coordinators
-     * there).
+     * so the pause does not wait for a whole procedure. Interactive transactions go on: waits up
+     * to {@code graceMs} for them to end, so that {@link #removePartition} aborts as few as
+     * possible. Branches of cross-partition transactions get {@code branchGraceMs} (at most
+     * {@code graceMs}) to vote; those still running then are aborted, as soon as they are between
+     * two of their coordinator's requests, and their coordinators run the transaction again: a
+     * coordinator may be waiting for a transaction whose branch begin this pause holds (a Payment
+     * turning its W_YTD add into a write waits for the warehouse's other adders, one of them
+     * beginning a branch here), a wait only the grace's end breaks. Branches that voted wait for
+     * their coordinators' outcomes in {@link #removePartition}.
      */
-    public Stopped stopAdmitting(long partitionId, long graceMs) throws InterruptedException {
+    public Stopped stopAdmitting(long partitionId, long graceMs, long branchGraceMs) throws InterruptedException {
         PartitionSlot slot = partitions.get(partitionId);
         if (slot == null) {
-            return new Stopped(0, 0, 0, 0, 0, null);
+            return new Stopped(0, 0, 0, 0, 0, 0, null);
         }
         slot.admitting = false;
         int branches = 0;
@@ -427,23 +432,33 @@ public final class TransactionManager {
                 others++;
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        long paused = System.nanoTime();
+        long deadline = paused + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        long branchDeadline = paused + TimeUnit.MILLISECONDS.toNanos(Math.min(branchGraceMs, graceMs));
         int callsAborted = 0;
+        int branchesAborted = 0;
         while (true) {
             int open = 0;
             Transaction firstOpen = null;
+            boolean branchesDue = System.nanoTime() >= branchDeadline;
             for (Transaction t : transactions.values()) {
                 // Voted branches wait for their coordinators; removePartition waits for those.
                 Transaction.State state = t.state;
                 if (t.slot != slot || (state != Transaction.State.ACTIVE && state != Transaction.State.PREPARED)) {
                     continue;
                 }
-                if (t.procedureCall && state == Transaction.State.ACTIVE && t.lock.tryLock()) {
+                boolean abortNow = t.procedureCall || (t.branch != null && branchesDue);
+                if (abortNow && state == Transaction.State.ACTIVE && t.lock.tryLock()) {
                     try {
                         if (t.state == Transaction.State.ACTIVE) {
                             abortLocked(t, Reason.NOT_OWNER, "its partition " + partitionId + " is being handed over to"
-                                    + " another OTM; the call runs again there");
-                            callsAborted++;
+                                    + (t.procedureCall ? " another OTM; the call runs again there"
+                                    : " another OTM and the branch had not voted; its coordinator runs the transaction again"));
+                            if (t.procedureCall) {
+                                callsAborted++;
+                            } else {
+                                branchesAborted++;
+                            }
                             continue;
                         }
                     } finally {
@@ -456,7 +471,7 @@ public final class TransactionManager {
                 }
             }
             if (open == 0 || System.nanoTime() >= deadline) {
-                return new Stopped(branches, callsBusy, others, callsAborted, open,
+                return new Stopped(branches, callsBusy, others, callsAborted, branchesAborted, open,
                         firstOpen == null ? null : firstOpen.describe());
             }
             Thread.sleep(1);

@@ -156,7 +156,7 @@ class LiveMoveHoldsNewWorkUntilItSettlesTest {
                 }
                 ClosePartitionResponse moved = mover.closePartition(
                         new ClosePartitionRequest(PARTITION, new MoveDestination("otm-b", "127.0.0.1", b.port())));
-                assertTrue(moved.live().pausePhases().contains("1 calls to re-run, 0 still open"),
+                assertTrue(moved.live().pausePhases().contains("1 calls to re-run, 0 branches to re-run, 0 still open"),
                         moved.live().pausePhases());
                 assertTrue(moved.live().pausedMs() < slowMs, "the pause did not wait for the call: " + moved.live());
 

@@ -79,7 +79,7 @@ class TransactionManagerTest {
         long open = m.begin(P, Isolation.SERIALIZABLE);
         m.put(open, bytes("a"), bytes("2"));
 
-        TransactionManager.Stopped stopped = m.stopAdmitting(P, 20);
+        TransactionManager.Stopped stopped = m.stopAdmitting(P, 20, 20);
 
         assertEquals(1, stopped.othersAtPause());
         assertEquals(1, stopped.stillOpen());
@@ -87,10 +87,54 @@ class TransactionManagerTest {
                 + " transaction\\)"), stopped.firstStillOpen());
         assertTrue(stopped.describe().endsWith("1 still open: " + stopped.firstStillOpen()), stopped.describe());
         m.abort(open);
-        TransactionManager.Stopped again = m.stopAdmitting(P, 20);
+        TransactionManager.Stopped again = m.stopAdmitting(P, 20, 20);
         assertEquals(0, again.stillOpen());
         assertNull(again.firstStillOpen());
         assertTrue(again.describe().endsWith("0 still open"), again.describe());
+    }
+
+    @Test
+    void aPauseAbortsABranchThatHasNotVotedAfterTheBranchGraceAndTheCoordinatorLearnsItOnItsNextRequest()
+            throws Exception {
+        TransactionManager m = manager();
+        bed.write(P, "a", "1");
+        long reader = m.begin(P, Isolation.SNAPSHOT);
+        long snapshot = m.snapshotOf(reader);
+        m.commit(reader);
+        // A branch whose coordinator never comes back within the pause: it waits, say, for a
+        // transaction whose branch begin this very pause holds.
+        long branch = m.beginBranch(P, Isolation.SNAPSHOT, "c", new CommitTag(System.currentTimeMillis(), 3), snapshot,
+                new BranchCoordinator("db", 2, new byte[] {1}));
+        m.put(branch, bytes("a"), bytes("2"));
+
+        long began = System.nanoTime();
+        TransactionManager.Stopped stopped = m.stopAdmitting(P, 5_000, 10);
+        long tookMs = (System.nanoTime() - began) / 1_000_000;
+
+        assertEquals(1, stopped.branchesAtPause());
+        assertEquals(1, stopped.branchesAborted());
+        assertEquals(0, stopped.stillOpen(), stopped.describe());
+        assertTrue(tookMs < 5_000, "the pause waited " + tookMs + " ms: the whole grace, not the branch's");
+        assertTrue(stopped.describe().contains("1 branches to re-run"), stopped.describe());
+        TransactionException next = assertThrows(TransactionException.class, () -> m.get(branch, bytes("a")));
+        assertEquals(Reason.NOT_OWNER, next.reason(), next.getMessage());
+        m.resumeAdmitting(P); // the move was given up, say
+        assertEquals("1", bed.read(P, "a"), "the aborted branch wrote nothing");
+    }
+
+    @Test
+    void aPauseWaitsTheWholeGraceForAnInteractiveTransactionWhateverTheBranchGrace() throws Exception {
+        TransactionManager m = manager();
+        bed.write(P, "a", "1");
+        long interactive = m.begin(P, Isolation.SNAPSHOT);
+        m.get(interactive, bytes("a"));
+
+        TransactionManager.Stopped stopped = m.stopAdmitting(P, 60, 1);
+
+        assertEquals(0, stopped.branchesAborted());
+        assertEquals(1, stopped.stillOpen(), "an interactive transaction is not re-run by anyone: it keeps its grace");
+        assertEquals("1", string(m.get(interactive, bytes("a"))), "still open after the grace");
+        m.abort(interactive);
     }
 
     @Test

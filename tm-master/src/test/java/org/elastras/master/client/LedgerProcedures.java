@@ -2,6 +2,9 @@ package org.elastras.master.client;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.elastras.catalog.schema.ColumnType;
 import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.otm.server.ProcedureLibrary;
@@ -18,6 +21,12 @@ import org.elastras.otm.txn.ProcedureAbort;
 public final class LedgerProcedures implements ProcedureLibrary {
 
     static final String DATABASE = "LEDGER";
+
+    /**
+     * Gates of {@code transferAtGate}, by name (in-process OTMs only): a call counts down the
+     * gate's first latch once it read both accounts, then waits up to 30 s for its second.
+     */
+    static final Map<String, CountDownLatch[]> GATES = new ConcurrentHashMap<>();
 
     static DatabaseSchema schema() {
         return DatabaseSchema.tree(DATABASE)
@@ -74,6 +83,28 @@ public final class LedgerProcedures implements ProcedureLibrary {
                     long amount = ((Number) args.get(2)).longValue();
                     long fromTotal = (Long) txn.get("ACCOUNT", List.of(from)).get(1) - amount;
                     long toTotal = (Long) txn.get("ACCOUNT", List.of(to)).get(1) + amount;
+                    txn.put("ACCOUNT", List.of(from, fromTotal));
+                    txn.put("ACCOUNT", List.of(to, toTotal));
+                    txn.put("RECEIPT", List.of(to, (String) args.get(3), amount));
+                    return fromTotal;
+                },
+                // transferAtGate(from, to, amount, receipt, gate): transfer, but after reading both
+                // accounts (a branch open on to's partition) it waits at the gate named (GATES), if any.
+                "transferAtGate", (txn, args) -> {
+                    int from = ((Number) args.get(0)).intValue();
+                    int to = ((Number) args.get(1)).intValue();
+                    long amount = ((Number) args.get(2)).longValue();
+                    long fromTotal = (Long) txn.get("ACCOUNT", List.of(from)).get(1) - amount;
+                    long toTotal = (Long) txn.get("ACCOUNT", List.of(to)).get(1) + amount;
+                    CountDownLatch[] gate = GATES.get((String) args.get(4));
+                    if (gate != null) {
+                        gate[0].countDown();
+                        try {
+                            gate[1].await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
                     txn.put("ACCOUNT", List.of(from, fromTotal));
                     txn.put("ACCOUNT", List.of(to, toTotal));
                     txn.put("RECEIPT", List.of(to, (String) args.get(3), amount));
