@@ -182,6 +182,58 @@ abstract class TpccTargetContract {
         assertEquals(List.of(), check(false));
     }
 
+    /**
+     * New-Orders and Payments of one district at once: every committed New-Order took its own
+     * order id, D_NEXT_O_ID grew by exactly their number, D_YTD by exactly the payments, and every
+     * condition holds (New-Order's D_NEXT_O_ID and Payment's D_YTD are changed in one row by
+     * transactions that must neither fail each other forever nor lose a change).
+     */
+    @Test
+    void newOrdersAndPaymentsOfOneDistrictAtOnceTakeEachOrderIdOnceAndLoseNoPayment() throws Exception {
+        int w = 1;
+        int d = 6;
+        int next = (Integer) target.readRow(TpccSchema.DISTRICT, List.of(w, d)).get(TpccSchema.D_NEXT_O_ID);
+        BigDecimal ytd = (BigDecimal) target.readRow(TpccSchema.DISTRICT, List.of(w, d)).get(TpccSchema.D_YTD);
+        int terminals = 6;
+        int each = 15;
+        BigDecimal amount = new BigDecimal("3.25");
+        ExecutorService pool = Executors.newFixedThreadPool(terminals);
+        List<Integer> orderIds = new ArrayList<>();
+        try {
+            List<Future<List<Integer>>> done = new ArrayList<>();
+            for (int t = 0; t < terminals; t++) {
+                int terminal = t;
+                done.add(pool.submit(() -> {
+                    List<Integer> ids = new ArrayList<>();
+                    try (TpccTarget.Session s = target.openSession()) {
+                        for (int i = 0; i < each; i++) {
+                            if (terminal % 2 == 0) {
+                                ids.add(s.newOrder(order(w, d, 1 + (terminal * each + i) % 30, false)).orderId());
+                            } else {
+                                s.payment(new TpccInputs.Payment(w, d, w, d, TpccInputs.CustomerSelector.byId(1 + i % 30),
+                                        amount, tick(), (990L + terminal) << 32 | i));
+                            }
+                        }
+                    }
+                    return ids;
+                }));
+            }
+            for (Future<List<Integer>> f : done) {
+                orderIds.addAll(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        int newOrders = terminals / 2 * each;
+        assertEquals(newOrders, new java.util.TreeSet<>(orderIds).size(), "each New-Order took its own order id: " + orderIds);
+        assertEquals(next, java.util.Collections.min(orderIds));
+        assertEquals(next + newOrders - 1, java.util.Collections.max(orderIds));
+        List<Object> district = target.readRow(TpccSchema.DISTRICT, List.of(w, d));
+        assertEquals(next + newOrders, district.get(TpccSchema.D_NEXT_O_ID));
+        assertEquals(ytd.add(amount.multiply(BigDecimal.valueOf((long) terminals / 2 * each))), district.get(TpccSchema.D_YTD));
+        assertEquals(List.of(), check(false));
+    }
+
     /** Clause 2.4.2.2: a line from another supply warehouse updates that warehouse's STOCK and its S_REMOTE_CNT. */
     @Test
     void newOrderTakesRemoteLinesFromTheSupplyWarehousesStock() throws Exception {
