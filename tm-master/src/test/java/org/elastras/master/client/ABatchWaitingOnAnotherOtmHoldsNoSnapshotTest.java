@@ -62,15 +62,7 @@ class ABatchWaitingOnAnotherOtmHoldsNoSnapshotTest {
     @Test
     void aSessionOnTheBatchsOtmSeesNewCommitsWhileTheBatchWaits() throws Exception {
         cluster = new ClientTestCluster(temp, List.of("otm-1", "otm-2", "otm-3"));
-        int[] accounts = {10, 20, 110, 210, 310};
-        try (ElasTrasClient client = ElasTrasClient.connect(cluster.connectString())) {
-            for (int a : accounts) {
-                client.runInTransaction(LedgerProcedures.DATABASE, List.of(a), txn -> {
-                    txn.put("ACCOUNT", Map.of("A_ID", a, "TOTAL", START));
-                    return null;
-                });
-            }
-        }
+        cluster.openAccounts(START, 10, 20, 110, 210, 310);
         Map<Long, OtmNode> owners = ClientTestCluster.servedBy(cluster.otms.values());
         OtmNode home = owners.get(3L); // accounts 10 and 20
         int remoteAccount = -1;

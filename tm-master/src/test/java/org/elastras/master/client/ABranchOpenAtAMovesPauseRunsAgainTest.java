@@ -108,15 +108,7 @@ class ABranchOpenAtAMovesPauseRunsAgainTest {
      */
     private Placement place(boolean coordinatorOnTheOrigin) throws Exception {
         cluster = new ClientTestCluster(temp, List.of("otm-1", "otm-2", "otm-3"));
-        int[] accounts = {HOME_ACCOUNT, 110, 210, 310};
-        try (ElasTrasClient client = ElasTrasClient.connect(cluster.connectString())) {
-            for (int a : accounts) {
-                client.runInTransaction(LedgerProcedures.DATABASE, List.of(a), txn -> {
-                    txn.put("ACCOUNT", Map.of("A_ID", a, "TOTAL", START));
-                    return null;
-                });
-            }
-        }
+        cluster.openAccounts(START, HOME_ACCOUNT, 110, 210, 310);
         Map<Long, OtmNode> owners = ClientTestCluster.servedBy(cluster.otms.values());
         String home = otmId(owners.get(ClientTestCluster.partitionOf(HOME_ACCOUNT)));
         int remote = 110;

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.elastras.catalog.meta.CatalogSchemas;
+import org.elastras.client.ElasTrasClient;
 import org.elastras.client.OtmClient;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CommitRequest;
@@ -94,6 +95,18 @@ final class ClientTestCluster implements AutoCloseable {
             }
         }
         return owners;
+    }
+
+    /** Creates LEDGER accounts {@code accounts}, each with {@code total}, one transaction each. */
+    void openAccounts(long total, int... accounts) {
+        try (ElasTrasClient client = ElasTrasClient.connect(connectString())) {
+            for (int a : accounts) {
+                client.runInTransaction(LedgerProcedures.DATABASE, List.of(a), txn -> {
+                    txn.put("ACCOUNT", Map.of("A_ID", a, "TOTAL", total));
+                    return null;
+                });
+            }
+        }
     }
 
     /** The partition of LEDGER holding account {@code a} (split at 100, 200, 300). */
