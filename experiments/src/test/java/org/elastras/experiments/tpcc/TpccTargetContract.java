@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -225,9 +226,9 @@ abstract class TpccTargetContract {
             pool.shutdownNow();
         }
         int newOrders = terminals / 2 * each;
-        assertEquals(newOrders, new java.util.TreeSet<>(orderIds).size(), "each New-Order took its own order id: " + orderIds);
-        assertEquals(next, java.util.Collections.min(orderIds));
-        assertEquals(next + newOrders - 1, java.util.Collections.max(orderIds));
+        assertEquals(newOrders, new TreeSet<>(orderIds).size(), "each New-Order took its own order id: " + orderIds);
+        assertEquals(next, Collections.min(orderIds));
+        assertEquals(next + newOrders - 1, Collections.max(orderIds));
         List<Object> district = target.readRow(TpccSchema.DISTRICT, List.of(w, d));
         assertEquals(next + newOrders, district.get(TpccSchema.D_NEXT_O_ID));
         assertEquals(ytd.add(amount.multiply(BigDecimal.valueOf((long) terminals / 2 * each))), district.get(TpccSchema.D_YTD));

@@ -142,35 +142,34 @@ final class ProcedureBranches implements CrossPartitionAccess {
 
         @Override
         public List<Object> get(String table, List<?> keyValues) {
-            try {
-                return rows.get(table, keyValues);
-            } catch (TransactionException e) {
-                throw ended(e);
-            }
+            return local(() -> rows.get(table, keyValues));
         }
 
         @Override
         public void put(String table, List<?> row) {
-            try {
+            local(() -> {
                 rows.put(table, row);
-            } catch (TransactionException e) {
-                throw ended(e);
-            }
+                return null;
+            });
         }
 
         @Override
         public void delete(String table, List<?> keyValues) {
-            try {
+            local(() -> {
                 rows.delete(table, keyValues);
-            } catch (TransactionException e) {
-                throw ended(e);
-            }
+                return null;
+            });
         }
 
         @Override
         public List<List<Object>> scan(String table, List<?> fromKeyPrefix, List<?> toKeyPrefix, int limit) {
+            return local(() -> rows.scan(table, fromKeyPrefix, toKeyPrefix, limit));
+        }
+
+        /** Runs one of the branch's requests, its end mapped by {@link #ended}. */
+        private <T> T local(Supplier<T> request) {
             try {
-                return rows.scan(table, fromKeyPrefix, toKeyPrefix, limit);
+                return request.get();
             } catch (TransactionException e) {
                 throw ended(e);
             }

@@ -79,8 +79,8 @@ class ABranchOpenAtAMovesPauseRunsAgainTest {
                 cluster.master.movePartition(p.moving(), p.destination(), true);
                 assertTrue(origin.moveFaults().awaitHeld(MoveFaults.Step.IN_PAUSE, 30_000), "the move reached its pause");
                 // The client has read the catalog for its home partition.
-            client.call(LedgerProcedures.DATABASE, "total", List.of(HOME_ACCOUNT), List.of(HOME_ACCOUNT));
-            long catalogReadsBefore = client.catalogReads();
+                client.call(LedgerProcedures.DATABASE, "total", List.of(HOME_ACCOUNT), List.of(HOME_ACCOUNT));
+                long catalogReadsBefore = client.catalogReads();
                 CompletableFuture<Object> transfer = CompletableFuture.supplyAsync(() -> client.call(
                         LedgerProcedures.DATABASE, "transfer", List.of(HOME_ACCOUNT), List.of(HOME_ACCOUNT, p.remote(), 1L, "r-2")));
                 Thread.sleep(200);

@@ -10,6 +10,7 @@ import org.elastras.catalog.schema.DatabaseSchema;
 import org.elastras.otm.server.ProcedureLibrary;
 import org.elastras.otm.txn.Procedure;
 import org.elastras.otm.txn.ProcedureAbort;
+import org.elastras.otm.txn.RowTransaction;
 
 /**
  * The test database LEDGER and its stored procedures, loaded by every OTM of the client's end-to-end
@@ -77,39 +78,10 @@ public final class LedgerProcedures implements ProcedureLibrary {
                 // transfer(from, to, amount, receipt): moves amount from account from (this partition)
                 // to account to (any partition: a cross-partition transaction) and records a receipt
                 // under to; returns from's new total.
-                "transfer", (txn, args) -> {
-                    int from = ((Number) args.get(0)).intValue();
-                    int to = ((Number) args.get(1)).intValue();
-                    long amount = ((Number) args.get(2)).longValue();
-                    long fromTotal = (Long) txn.get("ACCOUNT", List.of(from)).get(1) - amount;
-                    long toTotal = (Long) txn.get("ACCOUNT", List.of(to)).get(1) + amount;
-                    txn.put("ACCOUNT", List.of(from, fromTotal));
-                    txn.put("ACCOUNT", List.of(to, toTotal));
-                    txn.put("RECEIPT", List.of(to, (String) args.get(3), amount));
-                    return fromTotal;
-                },
+                "transfer", (txn, args) -> transfer(txn, args, null),
                 // transferAtGate(from, to, amount, receipt, gate): transfer, but after reading both
                 // accounts (a branch open on to's partition) it waits at the gate named (GATES), if any.
-                "transferAtGate", (txn, args) -> {
-                    int from = ((Number) args.get(0)).intValue();
-                    int to = ((Number) args.get(1)).intValue();
-                    long amount = ((Number) args.get(2)).longValue();
-                    long fromTotal = (Long) txn.get("ACCOUNT", List.of(from)).get(1) - amount;
-                    long toTotal = (Long) txn.get("ACCOUNT", List.of(to)).get(1) + amount;
-                    CountDownLatch[] gate = GATES.get((String) args.get(4));
-                    if (gate != null) {
-                        gate[0].countDown();
-                        try {
-                            gate[1].await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                    txn.put("ACCOUNT", List.of(from, fromTotal));
-                    txn.put("ACCOUNT", List.of(to, toTotal));
-                    txn.put("RECEIPT", List.of(to, (String) args.get(3), amount));
-                    return fromTotal;
-                },
+                "transferAtGate", (txn, args) -> transfer(txn, args, GATES.get((String) args.get(4))),
                 // sum(accounts...): the total of several accounts, anywhere, at one snapshot.
                 "sum", (txn, args) -> {
                     long sum = 0;
@@ -123,5 +95,26 @@ public final class LedgerProcedures implements ProcedureLibrary {
                     txn.put("ACCOUNT", List.of(((Number) args.get(0)).intValue(), -1L));
                     throw new ProcedureAbort("refused on purpose");
                 });
+    }
+
+    /** transfer(from, to, amount, receipt), waiting at {@code gate} (if not null) once both accounts are read. */
+    private static long transfer(RowTransaction txn, List<Object> args, CountDownLatch[] gate) {
+        int from = ((Number) args.get(0)).intValue();
+        int to = ((Number) args.get(1)).intValue();
+        long amount = ((Number) args.get(2)).longValue();
+        long fromTotal = (Long) txn.get("ACCOUNT", List.of(from)).get(1) - amount;
+        long toTotal = (Long) txn.get("ACCOUNT", List.of(to)).get(1) + amount;
+        if (gate != null) {
+            gate[0].countDown();
+            try {
+                gate[1].await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        txn.put("ACCOUNT", List.of(from, fromTotal));
+        txn.put("ACCOUNT", List.of(to, toTotal));
+        txn.put("RECEIPT", List.of(to, (String) args.get(3), amount));
+        return fromTotal;
     }
 }
