@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.elastras.client.ElasTrasClient;
 import org.elastras.client.protocol.PartitionInfo;
 import org.elastras.experiments.LinePlot;
@@ -51,6 +52,13 @@ public final class LiveMoveExperiment {
     /** A probe's pause between reads: enough to see a gap of a few milliseconds, light on 2 cores. */
     private static final long PROBE_PAUSE_MS = 2;
     private static final long MOVE_BOUND_MS = 60_000;
+    /**
+     * The mover's pause between asking the master whether the move is done. Every 1 ms (until
+     * session 25) cost the master and this JVM about 0.06 of the machine's 2 cores in the seconds
+     * with a move, load the experiment put on the very seconds it measures; the unavailability
+     * comes from the master's log and the probes, so only request-to-serving loses precision.
+     */
+    private static final long MOVE_POLL_MS = 10;
     private static final Pattern MOVED = Pattern.compile(
             "partition (\\d+) moved from (\\S+) to (\\S+) in (\\d+) ms \\((?:(?:live, )?unavailable (\\d+) ms: )?(.*)\\)$");
 
@@ -146,8 +154,24 @@ public final class LiveMoveExperiment {
             String loadAfter) {
     }
 
-    /** One second of the measured period. */
-    record Second(double t, long txn, long failed, double p50Ms, double p99Ms, double probeMaxMs, boolean moving) {
+    /**
+     * One second of the measured period; in a second with a move, the terminals' transactions split
+     * by home warehouse into the moved one ({@code moved}) and the rest, which tells a slowdown of
+     * the moving partition from one of the whole machine.
+     */
+    record Second(double t, long txn, long failed, double p50Ms, double p99Ms, double probeMaxMs, boolean moving,
+            int movedWarehouse, Split moved, Split rest) {
+    }
+
+    /** Transactions finished in one second by some of the terminals, with their latency percentiles. */
+    record Split(long txn, double p50Ms, double p99Ms) {
+
+        static final Split NONE = new Split(0, 0, 0);
+
+        static Split of(Histogram h) {
+            return h.getTotalCount() == 0 ? NONE : new Split(h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
+                    h.getValueAtPercentile(99) / 1000.0);
+        }
     }
 
     private static Run measure(ClusterTpccTarget target, ElasTrasClient client, TpccScale scale, NuRandConstants run,
@@ -156,6 +180,17 @@ public final class LiveMoveExperiment {
         int warehouses = scale.warehouses();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong movingWarehouse = new AtomicLong(0);
+        // The warehouse of the move under way or of the last one (kept after it ends, for its last second).
+        AtomicLong lastMovedWarehouse = new AtomicLong(0);
+        Recorder[] byWarehouse = new Recorder[warehouses + 1];
+        for (int w = 1; w <= warehouses; w++) {
+            byWarehouse[w] = new Recorder(60_000_000L, 3);
+        }
+        TpccTarget timedTarget = new WarehouseTimedTarget(target, (w, micros) -> {
+            if (w >= 1 && w <= warehouses) {
+                byWarehouse[w].recordValue(Math.min(micros, 60_000_000L));
+            }
+        });
         // Set whenever a move was under way since the last one-second sample (moves last less than a second).
         AtomicBoolean movedThisSecond = new AtomicBoolean();
         Histogram probeSteady = new Histogram(60_000_000L, 3);
@@ -219,6 +254,7 @@ public final class LiveMoveExperiment {
                 int w = n % warehouses + 1;
                 boolean live = modes.get(n % modes.size());
                 n++;
+                lastMovedWarehouse.set(w);
                 movedThisSecond.set(true);
                 moves.add(moveOne(client, w, live, movingWarehouse, probeMaxMicros[w], probeStartedNanos[w], probeErrors));
                 movedThisSecond.set(true);
@@ -235,16 +271,29 @@ public final class LiveMoveExperiment {
         try {
             TpccDriver driver = new TpccDriver(scale, run, seed, remote, () -> System.currentTimeMillis() * 1_000);
             driver.paceTerminals(rate / (terminals * (double) warehouses));
-            result = driver.run(target, terminals,
+            result = driver.run(timedTarget, terminals,
                     warmup, seconds, 1, sample -> {
                         long max = secondProbeMax.getAndSet(0);
                         boolean moved = movedThisSecond.getAndSet(movingWarehouse.get() != 0);
+                        Histogram[] second = new Histogram[warehouses + 1];
+                        for (int w = 1; w <= warehouses; w++) {
+                            second[w] = byWarehouse[w].getIntervalHistogram();
+                        }
                         if (!sample.measured()) {
                             return;
                         }
+                        boolean moving = moved || movingWarehouse.get() != 0;
+                        int movedWarehouse = moving ? (int) lastMovedWarehouse.get() : 0;
+                        Histogram rest = new Histogram(60_000_000L, 3);
+                        for (int w = 1; w <= warehouses; w++) {
+                            if (w != movedWarehouse) {
+                                rest.add(second[w]);
+                            }
+                        }
                         perSecond.add(new Second(sample.endSeconds() - warmup, sample.completedAll(), sample.failed(),
                                 sample.latencyMicrosP50() / 1000.0, sample.latencyMicrosP99() / 1000.0, max / 1000.0,
-                                moved || movingWarehouse.get() != 0));
+                                moving, movedWarehouse, movedWarehouse == 0 ? Split.NONE : Split.of(second[movedWarehouse]),
+                                Split.of(rest)));
                         if (sample.endSeconds() % 5 < sample.intervalSeconds()) {
                             System.out.println(sample.progressLine(target.name()) + (movingWarehouse.get() != 0
                                     ? "  (moving w" + movingWarehouse.get() + ")" : ""));
@@ -291,7 +340,7 @@ public final class LiveMoveExperiment {
                     error = "not serving at " + to + " after " + MOVE_BOUND_MS + " ms: " + now;
                     break;
                 }
-                sleep(1);
+                sleep(MOVE_POLL_MS);
             }
         } catch (RuntimeException e) {
             error = e.toString();
@@ -372,15 +421,33 @@ public final class LiveMoveExperiment {
                     m.probeErrors(), m.error() == null ? "" : m.error().replace(',', ';'), account[1].replace('"', '\'')));
         }
         Files.writeString(out.resolve("livemove-moves.csv"), csv.toString());
-        StringBuilder timeline = new StringBuilder("t_s,txn,failed,p50_ms,p99_ms,probe_max_ms,moving\n");
+        StringBuilder timeline = new StringBuilder("t_s,txn,failed,p50_ms,p99_ms,probe_max_ms,moving,moved_warehouse,"
+                + "moved_txn,moved_p50_ms,moved_p99_ms,rest_txn,rest_p50_ms,rest_p99_ms\n");
+        List<Double> restSteadyP99 = new ArrayList<>();
+        List<Double> restMovingP99 = new ArrayList<>();
+        List<Double> movedP99 = new ArrayList<>();
+        List<Double> restSteadyTxnPerWarehouse = new ArrayList<>();
+        List<Double> restMovingTxnPerWarehouse = new ArrayList<>();
+        List<Double> movedTxn = new ArrayList<>();
+        int warehouses = scale.warehouses();
         List<Double> steadyP99 = new ArrayList<>();
         List<Double> movingP99 = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
         List<Second> all = r.seconds();
         for (int i = 0; i < all.size(); i++) {
             Second s = all.get(i);
-            timeline.append(String.format(Locale.ROOT, "%.1f,%d,%d,%.2f,%.2f,%.2f,%s%n", s.t(), s.txn(), s.failed(), s.p50Ms(),
-                    s.p99Ms(), s.probeMaxMs(), s.moving()));
+            timeline.append(String.format(Locale.ROOT, "%.1f,%d,%d,%.2f,%.2f,%.2f,%s,%d,%d,%.2f,%.2f,%d,%.2f,%.2f%n", s.t(),
+                    s.txn(), s.failed(), s.p50Ms(), s.p99Ms(), s.probeMaxMs(), s.moving(), s.movedWarehouse(), s.moved().txn(),
+                    s.moved().p50Ms(), s.moved().p99Ms(), s.rest().txn(), s.rest().p50Ms(), s.rest().p99Ms()));
+            if (s.movedWarehouse() != 0) {
+                restMovingP99.add(s.rest().p99Ms());
+                restMovingTxnPerWarehouse.add(s.rest().txn() / (double) (warehouses - 1));
+                movedP99.add(s.moved().p99Ms());
+                movedTxn.add((double) s.moved().txn());
+            } else if (!s.moving()) {
+                restSteadyP99.add(s.rest().p99Ms());
+                restSteadyTxnPerWarehouse.add(s.rest().txn() / (double) warehouses);
+            }
             (s.moving() ? movingP99 : steadyP99).add(s.p99Ms());
             if (s.moving()) {
                 // Against the seconds without a move around it: the load drifts over a run (JIT, caches).
@@ -415,6 +482,9 @@ public final class LiveMoveExperiment {
                         + " (median over seconds) %.1f ms steady vs %.1f ms in seconds with a move (%+.0f%%; against the"
                         + " seconds without a move within 3 s of each: median %+.0f%%); probes p99 %.1f ms steady vs %.1f ms"
                         + " on a moving partition%n"
+                        + "in seconds with a move, by home warehouse (medians over seconds): the moved warehouse %.0f txn/s,"
+                        + " p99 %.1f ms; each other warehouse %.0f txn/s, p99 of the others %.1f ms; in steady seconds each"
+                        + " warehouse %.0f txn/s, p99 %.1f ms%n"
                         + "catalog reads during the run: the terminals' client %d, the probes' %d%n"
                         + "machine load average before %s, after %s%n",
                 r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(), r.tpcc().failuresByReason(),
@@ -424,6 +494,8 @@ public final class LiveMoveExperiment {
                 max(coordinatedDuration), median(coordinatedProbe), max(coordinatedProbe), r.probeErrors(), moveErrors,
                 tpccSteady, tpccMoving, tpccSteady > 0 ? (tpccMoving / tpccSteady - 1) * 100 : 0,
                 localRatio > 0 ? (localRatio - 1) * 100 : 0, probeSteady, probeMoving,
+                medianValue(movedTxn), medianValue(movedP99), medianValue(restMovingTxnPerWarehouse), medianValue(restMovingP99),
+                medianValue(restSteadyTxnPerWarehouse), medianValue(restSteadyP99),
                 r.terminalCatalogReads(), r.probeCatalogReads(), r.loadBefore(), r.loadAfter());
         System.out.print(summary);
         String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d,"
@@ -433,13 +505,19 @@ public final class LiveMoveExperiment {
                         + " \"live_probe_max_ms_median\": %s, \"coordinated_moves\": %d, \"coordinated_unavailable_ms_median\": %s,"
                         + " \"coordinated_probe_max_ms_median\": %s, \"tpcc_p99_ms_steady\": %.2f, \"tpcc_p99_ms_moving\": %.2f,"
                         + " \"tpcc_p99_moving_vs_nearby_ratio_median\": %.3f, \"probe_p99_ms_steady\": %.2f,"
-                        + " \"probe_p99_ms_moving\": %.2f, \"terminal_catalog_reads\": %d, \"probe_catalog_reads\": %d,"
+                        + " \"probe_p99_ms_moving\": %.2f, \"moved_warehouse_txn_per_s_median\": %.1f,"
+                        + " \"moved_warehouse_p99_ms_median\": %.2f, \"other_warehouse_txn_per_s_moving_median\": %.1f,"
+                        + " \"others_p99_ms_moving_median\": %.2f, \"warehouse_txn_per_s_steady_median\": %.1f,"
+                        + " \"warehouses_p99_ms_steady_median\": %.2f,"
+                        + " \"terminal_catalog_reads\": %d, \"probe_catalog_reads\": %d,"
                         + " \"consistent_after_load\": %s,"
                         + " \"consistent_after_run\": %s, \"load_average_before\": \"%s\", \"load_average_after\": \"%s\"}%n",
                 scale.describe(), terminals, r.offeredTxnPerSecond(), r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
                 r.probeErrors(), liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
                 coordinatedDuration.size(), median(coordinatedDuration), median(coordinatedProbe), tpccSteady, tpccMoving,
-                localRatio, probeSteady, probeMoving, r.terminalCatalogReads(), r.probeCatalogReads(), afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
+                localRatio, probeSteady, probeMoving, medianValue(movedTxn), medianValue(movedP99),
+                medianValue(restMovingTxnPerWarehouse), medianValue(restMovingP99), medianValue(restSteadyTxnPerWarehouse),
+                medianValue(restSteadyP99), r.terminalCatalogReads(), r.probeCatalogReads(), afterLoad.isEmpty(), afterRun.isEmpty(), r.loadBefore(), r.loadAfter());
         Files.writeString(out.resolve("livemove.json"), json);
         System.out.println("wrote " + out.resolve("livemove.json") + ", livemove-moves.csv, livemove-timeline.csv, livemove.png");
     }
