@@ -2,6 +2,8 @@ package org.elastras.otm.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -83,6 +85,7 @@ final class PartitionHost {
     static final long OPEN_TIMESTAMP_WAIT_MS = 10_000;
 
     private static final Logger LOG = Logger.getLogger(PartitionHost.class.getName());
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /**
      * Smallest memtable a close flushes while the partition still serves, so that the flush after
      * it stops admitting writes only what came in meanwhile. The syncs of a flush are cheap here
@@ -583,8 +586,12 @@ final class PartitionHost {
         boolean finishSent = false;
         long[] batches = {0};
         try {
+            long memtableBytes = s.store().stats().memtableBytes();
+            long cpuBefore = THREADS.getCurrentThreadCpuTime();
             s.store().flush();
             s.store().pauseMaintenance();
+            long flushed = System.nanoTime();
+            long flushCpuMs = (THREADS.getCurrentThreadCpuTime() - cpuBefore) / 1_000_000;
             // Naming the catalog holder lets the destination connect to it now, not in the pause.
             var receive = new ReceivePartitionRequest(s.descriptor().database(), partitionId,
                     s.startKey(), s.endKey(), otmId, s.store().manifest().sequence(),
@@ -600,6 +607,7 @@ final class PartitionHost {
                         SchemaSpec.of(database(s.descriptor().database()))));
                 destination.receivePartition(receive);
             }
+            long opened = System.nanoTime();
             boolean forced = false;
             long catchUpDeadline = started + TimeUnit.MILLISECONDS.toNanos(LIVE_CATCH_UP_MS);
             while (true) {
@@ -657,10 +665,13 @@ final class PartitionHost {
             // The manifest names this OTM's log until the destination's first flush.
             handedOff.put(partitionId, s.store().directory());
             long copyMs = (paused - started) / 1_000_000;
+            String copyPhases = "flush of " + memtableBytes / 1024 + " KiB " + (flushed - started) / 1_000_000
+                    + " ms (" + flushCpuMs + " ms of CPU), destination's open " + (opened - flushed) / 1_000_000 + " ms, catch-up "
+                    + (paused - opened) / 1_000_000 + " ms";
             long pausedMs = (handedOver - paused) / 1_000_000;
             boolean wasForced = forced;
             LOG.info(() -> "handed partition " + partitionId + " over to " + destinationId + " live: copied for " + copyMs
-                    + " ms, paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
+                    + " ms (" + copyPhases + "), paused " + pausedMs + " ms (" + phases + "), " + outbox.commits() + " commits shipped in "
                     + batches[0] + " batches"
                     + (wasForced ? "; FORCED: the copy had not caught up within " + LIVE_CATCH_UP_MS + " ms" : "")
                     + (outcome == null ? "" : outcome.serving() ? "; it recorded itself in "
