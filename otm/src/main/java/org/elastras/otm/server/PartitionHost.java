@@ -163,6 +163,11 @@ final class PartitionHost {
          */
         volatile boolean complete;
         volatile long touchedNanos = System.nanoTime();
+        /**
+         * Completes once this OTM's log synced the last versions, which were applied before it
+         * (see {@link #ship(ShipVersionsRequest, boolean)}); null if no batch was applied so.
+         */
+        volatile CompletableFuture<Void> lastVersionsSynced;
 
         Incoming(DatabaseSchema schema, KeyRange range, long partitionId, List<Object> startKey, List<Object> endKey,
                 String fromOtm, PartitionStore store) {
@@ -892,7 +897,11 @@ final class PartitionHost {
                 // log was awaited). One path for both: the copy's batches run, off the pause, the
                 // code the last versions run inside it (its first run links and deoptimizes).
                 ticketsHandedOn = true;
-                CompletableFuture.allOf(logged.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
+                CompletableFuture<Void> synced = CompletableFuture.allOf(logged.toArray(CompletableFuture[]::new));
+                if (!awaitLog) {
+                    in.lastVersionsSynced = synced;
+                }
+                synced.whenComplete((ok, failed) -> {
                     tickets.forEach(UnappliedCommits.Ticket::close);
                     if (failed != null) {
                         LOG.warning(() -> "the last versions of partition " + r.partitionId() + " were not synced in this"
@@ -1160,8 +1169,23 @@ final class PartitionHost {
         transactions.addPartition(partitionId, in.store, List.of());
         long added = System.nanoTime();
         serve(partitionId, new Served(descriptor, access, in.store, startKey, endKey));
-        // Its manifest still names the previous owner's log, which that owner keeps until a flush here.
-        in.store.flushSoon();
+        // Its manifest still names the previous owner's log, which that owner keeps until a manifest
+        // written here names only this OTM's. Every version the copy holds outside its tables is in
+        // this OTM's log once the last versions, applied before their sync, are synced: then a
+        // manifest without a flush does (a flush added a table for every move and brought the
+        // partition's next compaction forward); if that sync failed, a flush puts them in a table.
+        CompletableFuture<Void> synced = in.lastVersionsSynced;
+        if (synced == null) {
+            in.store.dropOtherLogsSoon();
+        } else {
+            synced.whenComplete((ok, failed) -> {
+                if (failed == null) {
+                    in.store.dropOtherLogsSoon();
+                } else {
+                    in.store.flushSoon();
+                }
+            });
+        }
         long done = System.nanoTime();
         infoInPause("serving partition " + partitionId + " of " + schema.name() + " from the live copy received from "
                 + in.fromOtm + " (" + in.batches + " batches) in " + (done - started) / 1_000_000 + " ms (timestamps "

@@ -280,6 +280,38 @@ public final class PartitionStore implements Closeable {
         scheduleFlush();
     }
 
+    /**
+     * Asks for the manifest to be written again, without a flush, on the maintenance executor
+     * (none without one): once a live copy serves and its log has synced every version it was
+     * shipped, each version it holds outside its tables is in that log, so the manifest written
+     * then names no other log and the previous owner may delete its segments, without the table
+     * that {@link #flushSoon} would add (and the compaction it brings forward).
+     */
+    public void dropOtherLogsSoon() {
+        var executor = environment.maintenance();
+        if (executor == null || state != State.OPEN) {
+            return;
+        }
+        executor.execute(() -> {
+            flushLock.lock();
+            try {
+                if (state == State.OPEN && !maintenancePaused) {
+                    dropUnneededLogs();
+                }
+            } catch (IOException e) {
+                lastMaintenanceError = e;
+                LOG.log(Level.WARNING, "rewriting the manifest of " + directory + " without other logs failed;"
+                        + " its next flush writes one", e);
+            } catch (IllegalStateException e) {
+                if (state == State.OPEN) {
+                    throw e;
+                }
+            } finally {
+                flushLock.unlock();
+            }
+        });
+    }
+
     /** The latest manifest of the store in {@code directory} on the DFS (an empty one if there is none). */
     public static Manifest readManifest(Dfs dfs, String directory) throws IOException {
         return ManifestFiles.readLatest(dfs, directory);

@@ -82,6 +82,50 @@ class LiveHandOffTest {
         }
     }
 
+    /**
+     * Once every version the copy holds outside its tables is in its own log, it drops the
+     * origin's log from its manifest without a flush: no table is written for the move, and a
+     * recovery needs only the copy's log from where the copy began.
+     */
+    @ParameterizedTest
+    @EnumSource(DfsKind.class)
+    void theCopyDropsTheOriginsLogWithoutWritingATable(DfsKind kind) throws IOException {
+        // Maintenance runs on the calling thread.
+        StoreEnvironment direct = new StoreEnvironment(new BlockCache(1 << 20), Runnable::run, () -> 0);
+        try (Dfs dfs = kind.open(temp)) {
+            PartitionStore origin = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, direct);
+            TestWalCursor originWal = new TestWalCursor("origin", new WalPosition(1, 0));
+            origin.finishRecovery(originWal);
+            origin.apply("origin", new WalPosition(1, 0), List.of(new Version(b("a"), 5, b("a5"))));
+            originWal.setReplayPoint(new WalPosition(1, 100));
+            assertTrue(origin.flush());
+            origin.pauseMaintenance();
+            origin.apply("origin", new WalPosition(1, 100), List.of(new Version(b("b"), 7, b("b7"))));
+
+            PartitionStore copy = PartitionStore.open(dfs, "p", StoreOptions.DEFAULT, direct);
+            Manifest begun = copy.beginLiveCopy(new TestWalCursor("dest", new WalPosition(3, 40)));
+            assertEquals(java.util.Set.of("origin", "dest"), begun.replayPoints().keySet());
+            copy.apply("dest", new WalPosition(3, 40), List.of(new Version(b("b"), 7, b("b7"))));
+            copy.apply("dest", new WalPosition(3, 80), List.of(Version.tombstone(b("a"), 8)));
+            copy.dropOtherLogsSoon();
+            assertArrayEquals(begun.encode(), PartitionStore.readManifest(dfs, "p").encode(),
+                    "a copy not yet finished writes no manifest");
+            copy.finishLiveCopy();
+            origin.close();
+            copy.dropOtherLogsSoon();
+            Manifest dropped = PartitionStore.readManifest(dfs, "p");
+            assertEquals(begun.sequence() + 1, dropped.sequence());
+            assertEquals(Map.of("dest", new WalPosition(3, 40)), dropped.replayPoints(),
+                    "every version outside the tables is in the copy's own log, from where the copy began");
+            assertEquals(begun.tables(), dropped.tables(), "no table was written");
+            assertEquals(0, copy.stats().flushes());
+            assertArrayEquals(b("b7"), copy.get(b("b"), 10));
+            assertEquals(null, copy.get(b("a"), 10));
+            assertArrayEquals(b("a5"), copy.get(b("a"), 7));
+            copy.close();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(DfsKind.class)
     void aCopyWhoseManifestWasReplacedWritesNothingAndDoesNotServe(DfsKind kind) throws IOException {
