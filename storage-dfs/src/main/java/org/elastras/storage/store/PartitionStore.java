@@ -260,6 +260,19 @@ public final class PartitionStore implements Closeable {
         } finally {
             installLock.unlock();
         }
+        compactIfDue();
+    }
+
+    /**
+     * Schedules the compaction that a flush asks for once the tables reach the trigger, if they
+     * have: one asked for while maintenance was paused (the origin's flush as a live move began)
+     * or before this store served was dropped, and with no flush to come soon the tables would
+     * otherwise wait for the next one.
+     */
+    private void compactIfDue() {
+        if (view.tables.size() >= options.compactionTablesTrigger()) {
+            scheduleCompaction(CompactionCause.TABLE_COUNT);
+        }
     }
 
     /** REQUIRES: installLock. */
@@ -351,6 +364,7 @@ public final class PartitionStore implements Closeable {
         if (view.active.sizeBytes() >= options.memtableBytesMax()) {
             scheduleFlush();
         }
+        compactIfDue();
     }
 
     /**

@@ -126,6 +126,47 @@ class LiveHandOffTest {
         }
     }
 
+    /**
+     * A compaction due when the copy starts serving runs then: the origin's tables reached the
+     * trigger while its maintenance could not compact them, and the copy writes no table soon.
+     */
+    @ParameterizedTest
+    @EnumSource(DfsKind.class)
+    void aCopyCompactsTablesThatReachedTheTriggerWhenItStartsServing(DfsKind kind) throws IOException {
+        StoreOptions triggerAt2 = new StoreOptions(128L << 20, 2, 2, org.elastras.storage.sstable.SsTableOptions.DEFAULT,
+                org.elastras.storage.util.StorageLimits.DEFAULT);
+        // The origin has no maintenance executor: its flushes leave the compaction to nobody.
+        StoreEnvironment noMaintenance = new StoreEnvironment(new BlockCache(1 << 20), null, () -> 0);
+        StoreEnvironment direct = new StoreEnvironment(new BlockCache(1 << 20), Runnable::run, () -> 0);
+        try (Dfs dfs = kind.open(temp)) {
+            PartitionStore origin = PartitionStore.open(dfs, "p", triggerAt2, noMaintenance);
+            TestWalCursor originWal = new TestWalCursor("origin", new WalPosition(1, 0));
+            origin.finishRecovery(originWal);
+            origin.apply("origin", new WalPosition(1, 0), List.of(new Version(b("a"), 5, b("a5"))));
+            assertTrue(origin.flush());
+            origin.apply("origin", new WalPosition(1, 50), List.of(new Version(b("a"), 6, b("a6")),
+                    new Version(b("c"), 6, b("c6"))));
+            originWal.setReplayPoint(new WalPosition(1, 100));
+            assertTrue(origin.flush());
+            origin.pauseMaintenance();
+            assertEquals(2, PartitionStore.readManifest(dfs, "p").tables().size());
+
+            PartitionStore copy = PartitionStore.open(dfs, "p", triggerAt2, direct);
+            copy.beginLiveCopy(new TestWalCursor("dest", new WalPosition(3, 40)));
+            copy.apply("dest", new WalPosition(3, 40), List.of(new Version(b("b"), 7, b("b7"))));
+            assertEquals(0, copy.stats().compactions(), "a copy does not compact before it serves");
+            copy.finishLiveCopy();
+            origin.close();
+            assertEquals(1, copy.stats().compactions(), "the copy compacted the tables that reached the trigger");
+            assertEquals(1, PartitionStore.readManifest(dfs, "p").tables().size());
+            assertArrayEquals(b("a6"), copy.get(b("a"), 10));
+            assertArrayEquals(b("a5"), copy.get(b("a"), 5));
+            assertArrayEquals(b("b7"), copy.get(b("b"), 10));
+            assertArrayEquals(b("c6"), copy.get(b("c"), 10));
+            copy.close();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(DfsKind.class)
     void aCopyWhoseManifestWasReplacedWritesNothingAndDoesNotServe(DfsKind kind) throws IOException {
