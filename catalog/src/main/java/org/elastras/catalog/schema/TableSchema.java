@@ -103,6 +103,13 @@ public record TableSchema(String name, TableKind kind, List<Column> columns, Lis
 
     /** The position of the column named {@code columnName} (ignoring case), or -1. */
     public int columnIndex(String columnName) {
+        // Callers mostly spell names as declared: an exact match first is a few compares of
+        // lengths and bytes, where ignoring case compares char by char in upper and lower case.
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(columnName)) {
+                return i;
+            }
+        }
         for (int i = 0; i < columns.size(); i++) {
             if (Names.same(columns.get(i).name(), columnName)) {
                 return i;
