@@ -79,6 +79,42 @@ class BloomFilterTest {
     }
 
     @Test
+    void theBitsSetAreTheFormatsDoubleHashingModuloTheBitCount() throws IOException {
+        // The probes are part of the file format (docs/sstable-format.md): start = (h >>> 32) mod m,
+        // step = (h & 0xFFFFFFFF) mod m (0 -> 1), then probe_i+1 = (probe_i + step) mod m. This
+        // reference computes them with the division; the filter's own code may not.
+        Random random = new Random(11);
+        for (int keyCount : new int[] {1, 3, 7, 100, 5_000}) {
+            for (int bitsPerKey : new int[] {1, 4, 10, 16}) {
+                long[] hashes = new long[keyCount];
+                for (int i = 0; i < keyCount; i++) {
+                    hashes[i] = i % 3 == 0 ? random.nextLong() : BloomFilter.hash64(key(i));
+                }
+                byte[] block = BloomFilter.encode(hashes, keyCount, bitsPerKey);
+                int k = BloomFilter.hashCountFor(bitsPerKey);
+                long m = (long) BloomFilter.bitBytesFor(keyCount, bitsPerKey) * 8;
+                byte[] expected = new byte[(int) (m / 8)];
+                for (long h : hashes) {
+                    long a = (h >>> 32) % m;
+                    long step = (h & 0xFFFFFFFFL) % m;
+                    step = step == 0 ? 1 : step;
+                    for (int p = 0; p < k; p++) {
+                        expected[(int) (a >>> 3)] |= (byte) (1 << (a & 7));
+                        a = (a + step) % m;
+                    }
+                }
+                assertEquals(k, block[0], "hash count");
+                assertTrue(java.util.Arrays.equals(expected, 0, expected.length, block, 1, 1 + expected.length),
+                        keyCount + " keys at " + bitsPerKey + " bits per key: the bits differ from the format's");
+                BloomFilter filter = BloomFilter.decode(block, "f", 0);
+                for (long h : hashes) {
+                    assertTrue(filter.mayContain(h), "a key added is found");
+                }
+            }
+        }
+    }
+
+    @Test
     void theHashIsPinnedBecauseItIsPartOfTheFileFormat() {
         assertEquals(hashOf(""), BloomFilter.hash64(new byte[0]));
         assertEquals(hashOf("a"), BloomFilter.hash64("a".getBytes(StandardCharsets.UTF_8)));
