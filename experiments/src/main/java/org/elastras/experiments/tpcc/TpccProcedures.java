@@ -210,11 +210,12 @@ public final class TpccProcedures implements ProcedureLibrary {
         if (byLastName(cLast)) {
             cId = customerByLastName(txn, w, d, cLast);
         }
-        List<Object> customer = required(txn, TpccSchema.CUSTOMER, w, d, cId);
+        // Clause 2.6.2.2 retrieves C_BALANCE, C_FIRST, C_MIDDLE and C_LAST; not C_DATA's 500 characters.
+        List<Object> customer = requiredColumns(txn, TpccSchema.CUSTOMER, ORDER_STATUS_CUSTOMER, w, d, cId);
         List<List<Object>> orders = txn.scan(TpccSchema.ORDERS_BY_CUSTOMER, List.of(w, d, cId), List.of(w, d, cId),
                 CUSTOMER_ORDERS_MAX);
         if (orders.isEmpty()) {
-            return Arrays.asList(cId, customer.get(TpccSchema.C_BALANCE), 0, null, List.of());
+            return Arrays.asList(cId, customer.get(0), 0, null, List.of());
         }
         int orderId = (Integer) orders.get(orders.size() - 1).get(TpccSchema.OC_O_ID);
         List<Object> order = required(txn, TpccSchema.ORDERS, w, d, orderId);
@@ -223,7 +224,7 @@ public final class TpccProcedures implements ProcedureLibrary {
             lines.add(Arrays.asList(ol.get(TpccSchema.OL_I_ID), ol.get(TpccSchema.OL_SUPPLY_W_ID), ol.get(TpccSchema.OL_QUANTITY),
                     ol.get(TpccSchema.OL_AMOUNT), ol.get(TpccSchema.OL_DELIVERY_D)));
         }
-        return Arrays.asList(cId, customer.get(TpccSchema.C_BALANCE), orderId, order.get(TpccSchema.O_CARRIER_ID), lines);
+        return Arrays.asList(cId, customer.get(0), orderId, order.get(TpccSchema.O_CARRIER_ID), lines);
     }
 
     // ---- Clause 2.7: Delivery ----
@@ -241,9 +242,13 @@ public final class TpccProcedures implements ProcedureLibrary {
                 continue;
             }
             txn.delete(TpccSchema.NEW_ORDER, List.of(w, d, orderId));
-            List<Object> order = new ArrayList<>(required(txn, TpccSchema.ORDERS, w, d, orderId));
-            order.set(TpccSchema.O_CARRIER_ID, carrier);
-            txn.put(TpccSchema.ORDERS, order);
+            // The order's carrier and the customer's numbers change in place: the customer's
+            // strings (C_DATA up to 500 characters) are neither decoded nor encoded again.
+            List<Object> order = txn.update(TpccSchema.ORDERS, List.of(w, d, orderId), ORDER_CUSTOMER, ORDER_CARRIER,
+                    o -> List.of(carrier));
+            if (order == null) {
+                throw missing(TpccSchema.ORDERS, w, d, orderId);
+            }
             BigDecimal sum = BigDecimal.ZERO;
             for (List<Object> line : txn.scan(TpccSchema.ORDER_LINE, List.of(w, d, orderId), List.of(w, d, orderId), 15)) {
                 List<Object> updated = new ArrayList<>(line);
@@ -251,11 +256,12 @@ public final class TpccProcedures implements ProcedureLibrary {
                 txn.put(TpccSchema.ORDER_LINE, updated);
                 sum = sum.add((BigDecimal) line.get(TpccSchema.OL_AMOUNT));
             }
-            int customerId = (Integer) order.get(TpccSchema.O_C_ID);
-            List<Object> customer = new ArrayList<>(required(txn, TpccSchema.CUSTOMER, w, d, customerId));
-            customer.set(TpccSchema.C_BALANCE, ((BigDecimal) customer.get(TpccSchema.C_BALANCE)).add(sum));
-            customer.set(TpccSchema.C_DELIVERY_CNT, (Integer) customer.get(TpccSchema.C_DELIVERY_CNT) + 1);
-            txn.put(TpccSchema.CUSTOMER, customer);
+            int customerId = (Integer) order.get(0);
+            BigDecimal amount = sum;
+            if (txn.update(TpccSchema.CUSTOMER, List.of(w, d, customerId), DELIVERY_CUSTOMER, DELIVERY_CUSTOMER,
+                    c -> List.of(((BigDecimal) c.get(0)).add(amount), (Integer) c.get(1) + 1)) == null) {
+                throw missing(TpccSchema.CUSTOMER, w, d, customerId);
+            }
             delivered.add(orderId);
         }
         return delivered;
@@ -545,6 +551,11 @@ public final class TpccProcedures implements ProcedureLibrary {
     private static final List<String> PAYMENT_CUSTOMER_READ = List.of("C_BALANCE", "C_YTD_PAYMENT", "C_PAYMENT_CNT", "C_CREDIT");
     private static final List<String> PAYMENT_CUSTOMER_CHANGED = List.of("C_BALANCE", "C_YTD_PAYMENT", "C_PAYMENT_CNT");
     private static final List<String> C_DATA_ONLY = List.of("C_DATA");
+    /** What Order-Status reads of its customer, C_BALANCE first. */
+    private static final List<String> ORDER_STATUS_CUSTOMER = List.of("C_BALANCE", "C_FIRST", "C_MIDDLE", "C_LAST");
+    /** What Delivery reads of an order (its customer) and of that customer (and changes), in this order. */
+    private static final List<String> ORDER_CUSTOMER = List.of("O_C_ID");
+    private static final List<String> DELIVERY_CUSTOMER = List.of("C_BALANCE", "C_DELIVERY_CNT");
 
     private static IllegalStateException missing(String table, Object... key) {
         return new IllegalStateException(table + " row " + Arrays.toString(key) + " is missing; is the database loaded?");
