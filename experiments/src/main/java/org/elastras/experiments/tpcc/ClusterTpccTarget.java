@@ -370,24 +370,57 @@ public final class ClusterTpccTarget implements TpccTarget {
     @Override
     public Map<String, Long> serverRetries() throws Exception {
         Map<String, Long> retries = new TreeMap<>();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
-        for (String id : otmIds) {
-            String text;
-            try {
-                OtmAddress a = metricsAddresses.computeIfAbsent(id, this::registeredAddressOrNull);
-                if (a == null) {
-                    continue;
-                }
-                text = http.send(HttpRequest.newBuilder(URI.create("http://" + a.host() + ":" + a.port()
-                        + "/metrics")).timeout(Duration.ofSeconds(5)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-            } catch (IOException e) {
-                continue; // stopped or unreachable: its re-runs are not counted
-            }
+        for (String text : otmMetrics()) {
             retriesByCause(text).forEach((cause, n) -> retries.merge(cause, n, Long::sum));
         }
         return retries;
+    }
+
+    /** Summed over the OTMs this target started, as {@link #serverRetries}. */
+    @Override
+    public Map<String, Long> serverLogCounters() throws Exception {
+        Map<String, Long> counters = new TreeMap<>();
+        for (String text : otmMetrics()) {
+            logCounters(text).forEach((name, n) -> counters.merge(name, n, Long::sum));
+        }
+        return counters;
+    }
+
+    /** The {@code /metrics} text of each OTM this target started that answers (a stopped one's counts are left out). */
+    private List<String> otmMetrics() throws Exception {
+        List<String> texts = new ArrayList<>();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        for (String id : otmIds) {
+            try {
+                OtmAddress a = metricsAddresses.computeIfAbsent(id, this::registeredAddressOrNull);
+                if (a != null) {
+                    texts.add(http.send(HttpRequest.newBuilder(URI.create("http://" + a.host() + ":" + a.port()
+                            + "/metrics")).timeout(Duration.ofSeconds(5)).GET().build(),
+                            HttpResponse.BodyHandlers.ofString()).body());
+                }
+            } catch (IOException e) {
+                // stopped or unreachable
+            }
+        }
+        return texts;
+    }
+
+    /** The metrics one OTM counts its log's batches and records in, by the names {@link #serverLogCounters} gives them. */
+    static final Map<String, String> LOG_COUNTERS = Map.of("elastras_otm_wal_batches_total", "batches",
+            "elastras_otm_wal_records_total", "records");
+
+    /** The {@link #LOG_COUNTERS} samples of one OTM's metrics text. */
+    static Map<String, Long> logCounters(String metricsText) {
+        Map<String, Long> out = new TreeMap<>();
+        for (String line : metricsText.split("\n")) {
+            int brace = line.indexOf('{');
+            String name = LOG_COUNTERS.get(brace < 0 ? "" : line.substring(0, brace));
+            if (name != null) {
+                out.merge(name, Long.parseLong(line.substring(line.lastIndexOf('}') + 1).trim()), Long::sum);
+            }
+        }
+        return out;
     }
 
     private OtmAddress registeredAddressOrNull(String id) {

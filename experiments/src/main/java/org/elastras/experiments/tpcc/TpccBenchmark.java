@@ -244,6 +244,9 @@ public final class TpccBenchmark {
         if (!result.serverRetriesMeasured().isEmpty()) {
             System.out.println("  " + serverRetriesLine(result));
         }
+        if (!result.serverLogMeasured().isEmpty()) {
+            System.out.println("  " + serverLogLine(result));
+        }
         if (result.firstError() != null) {
             System.out.println("  first error: " + result.firstError());
         }
@@ -283,6 +286,18 @@ public final class TpccBenchmark {
         return String.format(Locale.ROOT, "re-runs inside the servers (each client saw one call): %,d = %.1f%% of transactions; %s",
                 total, transactions == 0 ? 0.0 : 100.0 * total / transactions, String.join(", ", r.serverRetriesMeasured()
                         .entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %,d", e.getKey(), e.getValue())).toList()));
+    }
+
+    /**
+     * E.g. "the servers' logs in the measured period: 120,000 syncs (2,000/s) for 150,000 records,
+     * 1.25 records per sync".
+     */
+    static String serverLogLine(TpccDriver.Result r) {
+        long batches = r.serverLogMeasured().getOrDefault("batches", 0L);
+        long records = r.serverLogMeasured().getOrDefault("records", 0L);
+        return String.format(Locale.ROOT, "the servers' logs in the measured period: %,d syncs (%,.0f/s) for %,d records, %.2f"
+                + " records per sync", batches, r.seconds() == 0 ? 0.0 : batches / r.seconds(), records,
+                batches == 0 ? 0.0 : (double) records / batches);
     }
 
     /** E.g. "benchmark JVM 1.20, otm-1 0.45, otm-2 0.40 (total 2.05)". */
@@ -396,7 +411,7 @@ public final class TpccBenchmark {
                             + " \"new_orders_committed\": %d, \"district_next_order_id_growth\": %d,"
                             + " \"district_window_driver_new_orders\": %d, \"district_window_seconds\": %.3f, \"district_check_agrees\": %b,"
                             + " \"new_orders_per_minute_by_districts\": %.0f, \"cores_used\": {%s}, \"jit_cores_used\": {%s},"
-                            + " \"server_retries\": {%s},"
+                            + " \"server_retries\": {%s}, \"server_log\": {%s},"
                             + " \"load_average_before\": %s, \"load_average_after\": %s,"
                             + " \"delivery_skipped_districts\": %d, \"remote_warehouses\": %s, \"remote_new_order_lines\": %d,"
                             + " \"remote_new_orders\": %d, \"remote_payments\": %d, \"remote_choices_made_local\": %d, %s, %s,"
@@ -411,6 +426,8 @@ public final class TpccBenchmark {
                     String.join(", ", x.jitCoresUsed().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey()) + ": "
                             + (Double.isNaN(e.getValue()) ? "null" : String.format(Locale.ROOT, "%.3f", e.getValue()))).toList()),
                     String.join(", ", x.serverRetriesMeasured().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey())
+                            + ": " + e.getValue()).toList()),
+                    String.join(", ", x.serverLogMeasured().entrySet().stream().map(e -> ResultFiles.jsonString(e.getKey())
                             + ": " + e.getValue()).toList()),
                     ResultFiles.jsonString(r.loadAverageBefore()), ResultFiles.jsonString(r.loadAverageAfter()),
                     x.deliverySkippedDistricts(), ResultFiles.jsonString(x.remote().mode().optionName()), x.remote().newOrderLines(),

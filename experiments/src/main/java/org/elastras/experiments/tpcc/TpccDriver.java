@@ -115,11 +115,14 @@ public final class TpccDriver {
      * @param serverRetriesMeasured re-runs inside the target's servers during the measured period,
      *     by "procedure reason" ({@link TpccTarget#serverRetries}); the per-type {@code retries}
      *     count only what clients saw
+     * @param serverLogMeasured the servers' log batches and records written during the measured
+     *     period ({@link TpccTarget#serverLogCounters}); empty if the target does not say
      */
     public record Result(String target, int terminals, double seconds, Map<TransactionType, TypeResult> types,
             Map<String, Long> failuresByReason, long deliverySkippedDistricts, RemoteAccesses remote, String firstError,
             DistrictCheck districts, List<TpccTimeline.Sample> timeline, Map<String, Double> cpuSecondsMeasured,
-            Map<String, Double> jitSecondsMeasured, Map<String, Long> serverRetriesMeasured) {
+            Map<String, Double> jitSecondsMeasured, Map<String, Long> serverRetriesMeasured,
+            Map<String, Long> serverLogMeasured) {
 
         /** Where the measured period's CPU went: seconds per process (group) per second of the period, i.e. cores used. */
         public Map<String, Double> coresUsed() {
@@ -270,6 +273,7 @@ public final class TpccDriver {
         Map<String, Double> cpuBefore = cpu(target);
         Map<String, Double> jitBefore = jit(target);
         Map<String, Long> retriesBefore = target.serverRetries();
+        Map<String, Long> logBefore = target.serverLogCounters();
         long startNanos = System.nanoTime();
         phase.value = Phase.MEASURE;
         tick(timeline, progress, warmupStartNanos, lastSampleNanos, startNanos + (long) (measureSeconds * 1e9), true);
@@ -278,6 +282,7 @@ public final class TpccDriver {
         Map<String, Double> cpuAfter = cpu(target);
         Map<String, Double> jitAfter = jit(target);
         Map<String, Long> retriesAfter = target.serverRetries();
+        Map<String, Long> logAfter = target.serverLogCounters();
         done.await();
         long nextOrderIdsAfter = districtNextOrderIdSum(target);
         DistrictCheck districts = new DistrictCheck(nextOrderIdsAfter - nextOrderIdsBefore,
@@ -332,7 +337,7 @@ public final class TpccDriver {
                         LocalAndRemote.of(localLatency[0], remoteLatency[0]), LocalAndRemote.of(localLatency[1], remoteLatency[1])),
                 firstError.get(),
                 districts, timeline.samples(), difference(cpuBefore, cpuAfter), difference(jitBefore, jitAfter),
-                retriesDuring(retriesBefore, retriesAfter));
+                retriesDuring(retriesBefore, retriesAfter), retriesDuring(logBefore, logAfter));
     }
 
     /** Counts grown from {@code before} to {@code after}, largest first; a count that did not grow is left out. */

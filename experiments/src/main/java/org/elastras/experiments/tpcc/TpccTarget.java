@@ -77,6 +77,15 @@ public interface TpccTarget extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * The servers' write-ahead logs so far, summed over them: {@code "batches"} (each ended by one
+     * sync) and {@code "records"}; empty when the target does not say. Read at the start and end of
+     * the measured period: records per batch is how many commits one sync served.
+     */
+    default Map<String, Long> serverLogCounters() throws Exception {
+        return Map.of();
+    }
+
     @Override
     void close() throws Exception;
 

@@ -89,6 +89,11 @@ final class WarehouseTimedTarget implements TpccTarget {
     }
 
     @Override
+    public Map<String, Long> serverLogCounters() throws Exception {
+        return target.serverLogCounters();
+    }
+
+    @Override
     public void close() throws Exception {
         target.close();
     }

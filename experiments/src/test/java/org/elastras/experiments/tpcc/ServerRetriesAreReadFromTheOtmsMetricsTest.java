@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The OTMs' procedure re-runs as the TPC-C report counts them: parsed from /metrics, differenced over the measured period. */
+/** The OTMs' procedure re-runs and log counters as the TPC-C report counts them: parsed from /metrics, differenced over the measured period. */
 class ServerRetriesAreReadFromTheOtmsMetricsTest {
 
     @Test
@@ -23,6 +23,21 @@ class ServerRetriesAreReadFromTheOtmsMetricsTest {
         assertEquals(Map.of("payment CONFLICT", 12L, "newOrder SERIALIZATION_FAILURE", 4L, "pay\\ment CONFLICT", 1L),
                 ClusterTpccTarget.retriesByCause(metrics), "other databases and other metrics are left out");
         assertEquals(Map.of(), ClusterTpccTarget.retriesByCause("elastras_otm_serving{otm=\"otm-1\"} 1\n"));
+    }
+
+    @Test
+    void theLogsBatchesAndRecordsAreReadFromTheirCounters() {
+        String metrics = String.join("\n",
+                "# HELP elastras_otm_wal_batches_total log batches written, each ended by one sync",
+                "# TYPE elastras_otm_wal_batches_total counter",
+                "elastras_otm_wal_batches_total{otm=\"otm-1\"} 1200",
+                "elastras_otm_wal_records_total{otm=\"otm-1\"} 1500",
+                "elastras_otm_wal_bytes_total{otm=\"otm-1\"} 99999",
+                "elastras_otm_wal_sync_p99_micros{otm=\"otm-1\"} 4000",
+                "elastras_otm_commits_total{otm=\"otm-1\"} 1400");
+        assertEquals(Map.of("batches", 1200L, "records", 1500L), ClusterTpccTarget.logCounters(metrics),
+                "only the two counters, by their short names");
+        assertEquals(Map.of(), ClusterTpccTarget.logCounters("elastras_otm_serving{otm=\"otm-1\"} 1\n"));
     }
 
     @Test

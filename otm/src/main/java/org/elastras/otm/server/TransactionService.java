@@ -639,6 +639,15 @@ final class TransactionService implements OtmService {
         sample(out, "elastras_otm_batch_slots_waited_out_total", "counter", "call batches that waited "
                 + BATCH_SLOT_WAIT_MS_MAX + " ms for one of the " + executing.slotCount() + " execution slots and ran without one",
                 otm, executing.waitedOut());
+        // Group commit: records per batch is how many commits one sync serves.
+        org.elastras.storage.wal.WalMetrics wal = transactions.walMetrics();
+        sample(out, "elastras_otm_wal_batches_total", "counter", "log batches written, each ended by one sync", otm, wal.batches());
+        sample(out, "elastras_otm_wal_records_total", "counter", "log records acknowledged", otm, wal.records());
+        sample(out, "elastras_otm_wal_bytes_total", "counter", "log record bytes written", otm, wal.bytes());
+        sample(out, "elastras_otm_wal_sync_p50_micros", "gauge", "median sync of a batch since the log opened", otm,
+                wal.syncLatencyMicrosP50());
+        sample(out, "elastras_otm_wal_sync_p99_micros", "gauge", "99th percentile sync of a batch since the log opened", otm,
+                wal.syncLatencyMicrosP99());
         sample(out, "elastras_otm_snapshot_cts", "gauge", "the CTS transactions begin at", otm, snapshots.snapshot());
         if (timestamps instanceof RangeTimestampSource range) {
             // Far below the OTM's own snapshot: some OTM holds a CTS unfinished (sessions and

@@ -2284,6 +2284,11 @@ public final class TransactionManager {
         return aborts.get();
     }
 
+    /** The log's counters since this OTM opened it: batches (each one sync), records, sync latency. */
+    public org.elastras.storage.wal.WalMetrics walMetrics() {
+        return wal.metrics();
+    }
+
     // ---------------------------------------------------------------- internals
 
     private PartitionSlot servingSlot(long partitionId) {

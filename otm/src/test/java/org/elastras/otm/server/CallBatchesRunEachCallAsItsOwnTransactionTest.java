@@ -173,6 +173,48 @@ class CallBatchesRunEachCallAsItsOwnTransactionTest {
         }
     }
 
+    /**
+     * The log's counters in /metrics tell how many commits one sync served: with a 150 ms sync,
+     * eight calls sent at once are logged in fewer batches than records, every one counted once.
+     */
+    @Test
+    void theLogsCountersShowHowManyCommitsEachSyncServed() throws Exception {
+        GatedDfs dfs = new GatedDfs();
+        try (OtmNode slow = OtmNode.start(new OtmConfig("otm-w", zk.getConnectString(), "/elastras-wal", dfs.uri(),
+                "127.0.0.1", 0, 4_000), TransactionLimits.DEFAULT, dfs);
+                OtmClient c = new OtmClient("127.0.0.1", slow.port())) {
+            c.registerDatabase(new RegisterDatabaseRequest(SchemaSpec.of(BankProcedures.schema())));
+            c.openPartition(new OpenPartitionRequest("BANK", 1, null, null));
+            c.call(increment(100));
+            long batchesBefore = metric(slow, "elastras_otm_wal_batches_total");
+            long recordsBefore = metric(slow, "elastras_otm_wal_records_total");
+            long bytesBefore = metric(slow, "elastras_otm_wal_bytes_total");
+            assertTrue(batchesBefore >= 1 && recordsBefore >= batchesBefore, batchesBefore + " batches, " + recordsBefore + " records");
+
+            dfs.syncDelayMs = 150;
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> calls = new ArrayList<>();
+                for (long id = 1; id <= 8; id++) {
+                    long account = id;
+                    calls.add(pool.submit(() -> c.call(increment(account))));
+                }
+                for (Future<?> f : calls) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            long batches = metric(slow, "elastras_otm_wal_batches_total") - batchesBefore;
+            long records = metric(slow, "elastras_otm_wal_records_total") - recordsBefore;
+            assertTrue(records >= 8, "eight commits, " + records + " records");
+            assertTrue(batches >= 1 && batches < records, batches + " batches for " + records + " records: commits arriving"
+                    + " during a sync wait for the next one together");
+            assertTrue(metric(slow, "elastras_otm_wal_bytes_total") > bytesBefore, "bytes grew");
+            assertTrue(metric(slow, "elastras_otm_wal_sync_p99_micros") >= 100_000, "the slow syncs show at p99");
+        }
+    }
+
     private static long metric(OtmNode node, String name) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port() + "/metrics")).GET().build(),
