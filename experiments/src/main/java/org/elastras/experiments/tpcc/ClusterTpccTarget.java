@@ -369,21 +369,22 @@ public final class ClusterTpccTarget implements TpccTarget {
     /** Summed over the OTMs this target started, from their {@code /metrics}; an OTM that does not answer is left out. */
     @Override
     public Map<String, Long> serverRetries() throws Exception {
-        Map<String, Long> retries = new TreeMap<>();
-        for (String text : otmMetrics()) {
-            retriesByCause(text).forEach((cause, n) -> retries.merge(cause, n, Long::sum));
-        }
-        return retries;
+        return summedOverOtms(ClusterTpccTarget::retriesByCause);
     }
 
     /** Summed over the OTMs this target started, as {@link #serverRetries}. */
     @Override
     public Map<String, Long> serverLogCounters() throws Exception {
-        Map<String, Long> counters = new TreeMap<>();
+        return summedOverOtms(ClusterTpccTarget::logCounters);
+    }
+
+    /** What {@code parse} reads from each answering OTM's {@code /metrics}, summed by name. */
+    private Map<String, Long> summedOverOtms(java.util.function.Function<String, Map<String, Long>> parse) throws Exception {
+        Map<String, Long> sums = new TreeMap<>();
         for (String text : otmMetrics()) {
-            logCounters(text).forEach((name, n) -> counters.merge(name, n, Long::sum));
+            parse.apply(text).forEach((name, n) -> sums.merge(name, n, Long::sum));
         }
-        return counters;
+        return sums;
     }
 
     /** The {@code /metrics} text of each OTM this target started that answers (a stopped one's counts are left out). */

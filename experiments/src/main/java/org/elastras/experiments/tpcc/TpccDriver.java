@@ -337,11 +337,11 @@ public final class TpccDriver {
                         LocalAndRemote.of(localLatency[0], remoteLatency[0]), LocalAndRemote.of(localLatency[1], remoteLatency[1])),
                 firstError.get(),
                 districts, timeline.samples(), difference(cpuBefore, cpuAfter), difference(jitBefore, jitAfter),
-                retriesDuring(retriesBefore, retriesAfter), retriesDuring(logBefore, logAfter));
+                grownDuring(retriesBefore, retriesAfter), grownDuring(logBefore, logAfter));
     }
 
     /** Counts grown from {@code before} to {@code after}, largest first; a count that did not grow is left out. */
-    static Map<String, Long> retriesDuring(Map<String, Long> before, Map<String, Long> after) {
+    static Map<String, Long> grownDuring(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> d = new java.util.LinkedHashMap<>();
         after.entrySet().stream()
                 .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))

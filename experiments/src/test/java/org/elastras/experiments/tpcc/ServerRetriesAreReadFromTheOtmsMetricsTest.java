@@ -45,7 +45,7 @@ class ServerRetriesAreReadFromTheOtmsMetricsTest {
         Map<String, Long> before = Map.of("payment CONFLICT", 10L, "delivery CONFLICT", 3L, "newOrder SERIALIZATION_FAILURE", 5L);
         Map<String, Long> after = Map.of("payment CONFLICT", 40L, "delivery CONFLICT", 3L, "newOrder SERIALIZATION_FAILURE", 7L,
                 "stockLevel CONFLICT", 2L);
-        Map<String, Long> during = TpccDriver.retriesDuring(before, after);
+        Map<String, Long> during = TpccDriver.grownDuring(before, after);
         assertEquals(List.of("payment CONFLICT", "newOrder SERIALIZATION_FAILURE", "stockLevel CONFLICT"), List.copyOf(during.keySet()),
                 "largest first; ties by name; what did not grow is left out");
         assertEquals(List.of(30L, 2L, 2L), List.copyOf(during.values()));

@@ -78,6 +78,7 @@ import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.otm.http.OtmService;
 import org.elastras.otm.http.PrometheusLabels;
 import org.elastras.storage.store.MemtableBudget;
+import org.elastras.storage.wal.WalMetrics;
 import org.elastras.otm.txn.BranchCoordinator;
 import org.elastras.otm.txn.CommitResult;
 import org.elastras.otm.txn.CommitTag;
@@ -640,7 +641,7 @@ final class TransactionService implements OtmService {
                 + BATCH_SLOT_WAIT_MS_MAX + " ms for one of the " + executing.slotCount() + " execution slots and ran without one",
                 otm, executing.waitedOut());
         // Group commit: records per batch is how many commits one sync serves.
-        org.elastras.storage.wal.WalMetrics wal = transactions.walMetrics();
+        WalMetrics wal = transactions.walMetrics();
         sample(out, "elastras_otm_wal_batches_total", "counter", "log batches written, each ended by one sync", otm, wal.batches());
         sample(out, "elastras_otm_wal_records_total", "counter", "log records acknowledged", otm, wal.records());
         sample(out, "elastras_otm_wal_bytes_total", "counter", "log record bytes written", otm, wal.bytes());

@@ -32,6 +32,7 @@ import org.elastras.storage.util.CloseableIterator;
 import org.elastras.storage.util.LimitExceededException;
 import org.elastras.storage.wal.WalPosition;
 import org.elastras.storage.wal.WalRecord;
+import org.elastras.storage.wal.WalMetrics;
 import org.elastras.storage.wal.WalWriter;
 
 /**
@@ -2285,7 +2286,7 @@ public final class TransactionManager {
     }
 
     /** The log's counters since this OTM opened it: batches (each one sync), records, sync latency. */
-    public org.elastras.storage.wal.WalMetrics walMetrics() {
+    public WalMetrics walMetrics() {
         return wal.metrics();
     }
 

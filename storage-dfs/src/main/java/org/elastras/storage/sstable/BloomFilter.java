@@ -118,7 +118,7 @@ final class BloomFilter {
 
     /**
      * The probe after {@code a}: (a + b) mod bitCount, without a division (both are below bitCount,
-     * so the sum is below twice it); a 64-bit division per probe was most of a positive probe's cost.
+     * so the sum is below twice it): a compare and a subtract where a 64-bit division was.
      */
     private static long next(long a, long b, long bitCount) {
         long n = a + b;
