@@ -655,6 +655,14 @@ final class TransactionService implements OtmService {
             // branches that change OTM wait for it).
             sample(out, "elastras_otm_global_snapshot_cts", "gauge", "the cluster's snapshot, as the master last announced it",
                     otm, range.globalSnapshot());
+            RangeTimestampSource.ExchangeCounts counts = range.exchangeCounts();
+            sample(out, "elastras_otm_timestamp_exchanges_total", "counter",
+                    "timestamp reports the master accepted (one a heartbeat period, more when a range is wanted sooner)",
+                    otm, counts.exchanges());
+            sample(out, "elastras_otm_cts_range_waits_total", "counter",
+                    "commits that found this OTM's CTS range used up and waited for the next", otm, counts.rangeWaits());
+            sample(out, "elastras_otm_cts_lift_waits_total", "counter",
+                    "waits for a CTS range above a given CTS (branches, sessions, opens)", otm, counts.liftWaits());
         }
         sample(out, "elastras_otm_admission_held", "gauge",
                 "requests held while their partition's live move settles", otm, partitions.heldRequests());

@@ -73,6 +73,10 @@ public final class RangeTimestampSource implements TimestampSource {
     private long lastSequence;
     /** The highest snapshot the master ever announced. */
     private volatile long globalSnapshot;
+    /** Guarded by lock: reports the master accepted; commits that found no CTS left and waited; lifts that waited. */
+    private long exchanges;
+    private long rangeWaits;
+    private long liftWaits;
 
     /**
      * @param snapshots the OTM's tracker, starting at 0 (nothing is readable before the first range)
@@ -97,6 +101,7 @@ public final class RangeTimestampSource implements TimestampSource {
         lock.lock();
         try {
             if (!hasCts()) {
+                rangeWaits++;
                 awaitRange(() -> hasCts());
             }
             return nextCts++;
@@ -170,6 +175,7 @@ public final class RangeTimestampSource implements TimestampSource {
                 return true;
             }
             wantAbove = Math.max(wantAbove, cts);
+            liftWaits++;
             long remaining = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
             long began = System.nanoTime();
             waiters++;
@@ -196,6 +202,24 @@ public final class RangeTimestampSource implements TimestampSource {
         lock.lock();
         try {
             return (waiters > 0 && !hasCts()) || (wantAbove > 0 && (current == null || current.firstCts() <= wantAbove));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * How the exchanges went since start: reports the master accepted, commits that found their
+     * range used up and waited for the next, and {@link #liftAbove} calls that waited for a range.
+     * Each wait asks for an exchange before the period ends.
+     */
+    public record ExchangeCounts(long exchanges, long rangeWaits, long liftWaits) {
+    }
+
+    /** The counts so far. */
+    public ExchangeCounts exchangeCounts() {
+        lock.lock();
+        try {
+            return new ExchangeCounts(exchanges, rangeWaits, liftWaits);
         } finally {
             lock.unlock();
         }
@@ -268,6 +292,7 @@ public final class RangeTimestampSource implements TimestampSource {
                 owed.remove(r.firstCts(), r.lastCts());
             }
             inFlight = null;
+            exchanges++;
             globalSnapshot = Math.max(globalSnapshot, reply.snapshotCts());
             if (range != null && !range.equals(current)) {
                 switchTo(range);

@@ -106,6 +106,8 @@ class RangeTimestampSourceTest {
         waiting.accepted(inFlight.sequence(), range(11, 20, 0));
         assertEquals(11, third.get(5, java.util.concurrent.TimeUnit.SECONDS));
         assertEquals(List.of(), waiting.nextReport().report().unusedRanges(), "the old range was used up: nothing unused");
+        assertEquals(new RangeTimestampSource.ExchangeCounts(2, 1, 0), waiting.exchangeCounts(),
+                "two reports accepted; one commit waited for a range (the first two did not)");
     }
 
     @Test
@@ -133,6 +135,8 @@ class RangeTimestampSourceTest {
         source.accepted(2, range(601, 700, 10));
         assertTrue(source.liftAbove(500, 0));
         assertFalse(source.exchangeWanted(), "nobody waits");
+        assertEquals(new RangeTimestampSource.ExchangeCounts(2, 0, 1), source.exchangeCounts(),
+                "only the lift that found no range above 500 waited");
         assertEquals(600, tracker.snapshot());
         assertEquals(601, source.next());
     }
