@@ -8,10 +8,11 @@ import org.apache.zookeeper.KeeperException;
 import org.elastras.catalog.meta.ZkPaths;
 
 /**
- * The active master's announcement in ZooKeeper ({@link ZkPaths#activeMaster()}): its id and the
- * address of its endpoint. Immutable.
+ * The active master's announcement in ZooKeeper ({@link ZkPaths#activeMaster()}): its id, the
+ * address of its endpoint and its heartbeat port ({@link HeartbeatChannel}; 0 if it announces
+ * none, as masters before it did: OTMs then send heartbeats to the endpoint). Immutable.
  */
-public record ActiveMaster(String masterId, String host, int port) {
+public record ActiveMaster(String masterId, String host, int port, int heartbeatPort) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -31,10 +32,11 @@ public record ActiveMaster(String masterId, String host, int port) {
         String id = node.path("masterId").asText(null);
         String host = node.path("host").asText(null);
         int port = node.path("port").asInt(0);
-        if (id == null || host == null || port <= 0 || port > 65_535) {
-            throw new IllegalStateException(paths.activeMaster() + " does not hold {masterId, host, port}: "
+        int heartbeatPort = node.path("heartbeatPort").asInt(0);
+        if (id == null || host == null || port <= 0 || port > 65_535 || heartbeatPort < 0 || heartbeatPort > 65_535) {
+            throw new IllegalStateException(paths.activeMaster() + " does not hold {masterId, host, port[, heartbeatPort]}: "
                     + new String(data, StandardCharsets.UTF_8));
         }
-        return new ActiveMaster(id, host, port);
+        return new ActiveMaster(id, host, port, heartbeatPort);
     }
 }

@@ -3,12 +3,14 @@ package org.elastras.otm.server;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
 import org.elastras.catalog.meta.ZkPaths;
 import org.elastras.client.ActiveMaster;
+import org.elastras.client.HeartbeatChannel;
 import org.elastras.client.MasterClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.ElasTrasException;
@@ -16,12 +18,14 @@ import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.HeartbeatRequest;
 import org.elastras.client.protocol.HeartbeatResponse;
 import org.elastras.client.protocol.OtmLoad;
+import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.otm.txn.RangeTimestampSource;
 
 /**
  * The OTM's heartbeat: once per period (sooner when a commit waits for a timestamp range) it sends
  * the active master its timestamp report, and about once a second its load, and hands the reply to
- * the {@link RangeTimestampSource}. The active master is found in ZooKeeper
+ * the {@link RangeTimestampSource}. Exchanges go over the master's heartbeat port
+ * ({@link HeartbeatChannel}) when it announces one, else to its endpoint. The active master is found in ZooKeeper
  * ({@link ZkPaths#activeMaster()}) and looked up again whenever an exchange fails. The master's
  * DECLARED_FAILED answer means it is recovering this OTM's partitions elsewhere: the link stops and
  * tells the node, which stops serving.
@@ -55,8 +59,15 @@ final class MasterLink implements AutoCloseable {
     private final AtomicBoolean wanted = new AtomicBoolean();
     private volatile boolean closed;
 
+    /** The codec of heartbeat channels: the protocol's default bounds. */
+    private static final ProtocolCodec CODEC = new ProtocolCodec();
+
+    /** Where the exchanges go: the master's heartbeat port, or its endpoint if it announces none. */
+    private record Heartbeats(Function<HeartbeatRequest, HeartbeatResponse> exchange, Runnable close) {
+    }
+
     /** Exchange thread only. */
-    private MasterClient master;
+    private Heartbeats master;
     private String masterId;
     private long lastLoadMs = Long.MIN_VALUE / 2;
     private long lastStartNanos = System.nanoTime() - EXCHANGE_SPACING_NANOS;
@@ -141,13 +152,13 @@ final class MasterLink implements AutoCloseable {
             }
         }
         try {
-            MasterClient client = master();
+            Heartbeats client = master();
             if (client == null) {
                 warn("no active master is announced in ZooKeeper yet");
                 return false;
             }
-            HeartbeatResponse response = client.heartbeat(new HeartbeatRequest(otmId, run, report.sequence(), report.report(),
-                    loadNow));
+            HeartbeatResponse response = client.exchange().apply(new HeartbeatRequest(otmId, run, report.sequence(),
+                    report.report(), loadNow));
             timestamps.accepted(report.sequence(), response.timestamps());
             if (loadNow != null) {
                 lastLoadMs = now;
@@ -177,7 +188,7 @@ final class MasterLink implements AutoCloseable {
         }
     }
 
-    private MasterClient master() throws Exception {
+    private Heartbeats master() throws Exception {
         if (master != null) {
             return master;
         }
@@ -186,17 +197,25 @@ final class MasterLink implements AutoCloseable {
             return null;
         }
         masterId = active.masterId();
-        master = new MasterClient(active.host(), active.port(), OtmClientConfig.defaults()
-                .withRequestTimeoutMs(EXCHANGE_TIMEOUT_MS).withConnectTimeoutMs(EXCHANGE_TIMEOUT_MS));
+        if (active.heartbeatPort() > 0) {
+            HeartbeatChannel channel = HeartbeatChannel.connect(active.host(), active.heartbeatPort(), EXCHANGE_TIMEOUT_MS,
+                    CODEC);
+            master = new Heartbeats(channel::heartbeat, channel::close);
+        } else {
+            MasterClient client = new MasterClient(active.host(), active.port(), OtmClientConfig.defaults()
+                    .withRequestTimeoutMs(EXCHANGE_TIMEOUT_MS).withConnectTimeoutMs(EXCHANGE_TIMEOUT_MS));
+            master = new Heartbeats(client::heartbeat, client::close);
+        }
         LOG.info(() -> "OTM " + otmId + " sends heartbeats to master " + active.masterId() + " at " + active.host() + ":"
-                + active.port());
+                + (active.heartbeatPort() > 0 ? active.heartbeatPort() + " (its heartbeat port)" : active.port()
+                + " (its endpoint)"));
         return master;
     }
 
     private void forgetMaster() {
         if (master != null) {
             try {
-                master.close();
+                master.close().run();
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "closing the master client", e);
             }

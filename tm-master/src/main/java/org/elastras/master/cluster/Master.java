@@ -60,6 +60,7 @@ import org.elastras.client.protocol.ElasTrasException;
 import org.elastras.client.protocol.HandOverOutcome;
 import org.elastras.client.protocol.ErrorCode;
 import org.elastras.client.protocol.HeartbeatRequest;
+import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.HeartbeatResponse;
 import org.elastras.client.protocol.OpenPartitionRequest;
 import org.elastras.client.protocol.OtmLoad;
@@ -115,6 +116,8 @@ public final class Master implements AutoCloseable {
     /** How often the rebuild checks whether the registered OTMs have joined. */
     private static final long JOIN_WAIT_MS = 10;
     private static final int IO_THREADS = 8;
+    /** A heartbeat connection silent this long is closed (OTMs exchange every few milliseconds). */
+    private static final int HEARTBEAT_IDLE_TIMEOUT_MS = 30_000;
     private static final long FIRST_HEARTBEAT_GRACE_MS = 10_000;
     /** How many recent events the dashboard can show. */
     private static final int EVENTS_MAX = 1_000;
@@ -163,6 +166,8 @@ public final class Master implements AutoCloseable {
     private volatile boolean closed;
     /** The endpoint OTMs send heartbeats to; a standby answers NOT_SERVING. */
     private final ProtocolServer http;
+    /** OTMs' heartbeats over plain TCP ({@link HeartbeatListener}); the endpoint answers them too. */
+    private final HeartbeatListener heartbeatPort;
     /** Loop thread: how far the rebuild of a new term has come. */
     private Rebuild rebuild = Rebuild.IDLE;
     /** Loop thread: a rebuild step's IO is under way. */
@@ -286,6 +291,9 @@ public final class Master implements AutoCloseable {
         this.policy = new ThresholdPolicy(config.balance().policy());
         this.moveLedger = new MoveLedger(Math.max(config.balance().policy().cooldownMs(), config.balance().window().windowMs()));
         this.http = new ProtocolServer(ProtocolServerConfig.defaults(config.host(), config.port()), new MasterEndpoint(this));
+        // Twice the OTMs: an OTM's reconnect may come before the master saw its old connection end.
+        this.heartbeatPort = new HeartbeatListener(config.host(), this::heartbeat, new ProtocolCodec(),
+                2 * config.limits().otmsMax(), HEARTBEAT_IDLE_TIMEOUT_MS);
     }
 
     /**
@@ -300,6 +308,7 @@ public final class Master implements AutoCloseable {
             // A move must not wait for the readers and writers of its requests to be built.
             OtmClient.warmUp(master.otmClientConfig(), Operation.MOVES);
             master.http.start();
+            master.heartbeatPort.start();
             master.zk.start();
             if (!master.zk.blockUntilConnected(Math.max(10_000, config.zkSessionTimeoutMs()), TimeUnit.MILLISECONDS)) {
                 throw new TimeoutException("cannot reach ZooKeeper at " + config.zkConnect() + "; check the connect string");
@@ -1094,7 +1103,8 @@ public final class Master implements AutoCloseable {
 
     private byte[] announcement() throws Exception {
         Map<String, Object> fields = new LinkedHashMap<>(
-                Map.of("masterId", config.masterId(), "host", config.host(), "port", http.port()));
+                Map.of("masterId", config.masterId(), "host", config.host(), "port", http.port(), "heartbeatPort",
+                        heartbeatPort.port()));
         String dashboard = dashboardUrl;
         if (dashboard != null) {
             fields.put("dashboard", dashboard);
@@ -1957,6 +1967,7 @@ public final class Master implements AutoCloseable {
         }
         loop.shutdownNow();
         io.shutdownNow();
+        heartbeatPort.close();
         try {
             http.close();
         } catch (RuntimeException e) {
