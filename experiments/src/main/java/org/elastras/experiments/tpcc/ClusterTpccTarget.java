@@ -407,9 +407,14 @@ public final class ClusterTpccTarget implements TpccTarget {
         return texts;
     }
 
-    /** The metrics one OTM counts its log's batches and records in, by the names {@link #serverLogCounters} gives them. */
+    /**
+     * The metrics one OTM counts its log's batches and records in, and its timestamp exchanges with
+     * the master (the other source of its per-commit hand-offs), by the names
+     * {@link #serverLogCounters} gives them.
+     */
     static final Map<String, String> LOG_COUNTERS = Map.of("elastras_otm_wal_batches_total", "batches",
-            "elastras_otm_wal_records_total", "records");
+            "elastras_otm_wal_records_total", "records", "elastras_otm_timestamp_exchanges_total", "exchanges",
+            "elastras_otm_cts_lift_waits_total", "lift_waits", "elastras_otm_cts_range_waits_total", "range_waits");
 
     /** The {@link #LOG_COUNTERS} samples of one OTM's metrics text. */
     static Map<String, Long> logCounters(String metricsText) {

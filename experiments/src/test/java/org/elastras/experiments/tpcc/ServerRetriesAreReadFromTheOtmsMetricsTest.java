@@ -34,9 +34,13 @@ class ServerRetriesAreReadFromTheOtmsMetricsTest {
                 "elastras_otm_wal_records_total{otm=\"otm-1\"} 1500",
                 "elastras_otm_wal_bytes_total{otm=\"otm-1\"} 99999",
                 "elastras_otm_wal_sync_p99_micros{otm=\"otm-1\"} 4000",
-                "elastras_otm_commits_total{otm=\"otm-1\"} 1400");
-        assertEquals(Map.of("batches", 1200L, "records", 1500L), ClusterTpccTarget.logCounters(metrics),
-                "only the two counters, by their short names");
+                "elastras_otm_commits_total{otm=\"otm-1\"} 1400",
+                "elastras_otm_timestamp_exchanges_total{otm=\"otm-1\"} 800",
+                "elastras_otm_cts_lift_waits_total{otm=\"otm-1\"} 170",
+                "elastras_otm_cts_range_waits_total{otm=\"otm-1\"} 0",
+                "elastras_otm_global_snapshot_cts{otm=\"otm-1\"} 123456");
+        assertEquals(Map.of("batches", 1200L, "records", 1500L, "exchanges", 800L, "lift_waits", 170L, "range_waits", 0L),
+                ClusterTpccTarget.logCounters(metrics), "only the log's and the exchanges' counters, by their short names");
         assertEquals(Map.of(), ClusterTpccTarget.logCounters("elastras_otm_serving{otm=\"otm-1\"} 1\n"));
     }
 
