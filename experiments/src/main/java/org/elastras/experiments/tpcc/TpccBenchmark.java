@@ -292,10 +292,6 @@ public final class TpccBenchmark {
     }
 
     /**
-     * E.g. "the servers' logs in the measured period: 120,000 syncs (2,000/s) for 150,000 records,
-     * 1.25 records per sync".
-     */
-    /**
      * E.g. "the servers' timestamp exchanges with the master in the measured period: 48,000 (800/s
      * over all OTMs); waits for a CTS range above another OTM's snapshot 200/s; commits that waited
      * for a range 0".
@@ -310,6 +306,10 @@ public final class TpccBenchmark {
                 r.serverLogMeasured().getOrDefault("range_waits", 0L));
     }
 
+    /**
+     * E.g. "the servers' logs in the measured period: 120,000 syncs (2,000/s) for 150,000 records,
+     * 1.25 records per sync".
+     */
     static String serverLogLine(TpccDriver.Result r) {
         long batches = r.serverLogMeasured().getOrDefault("batches", 0L);
         long records = r.serverLogMeasured().getOrDefault("records", 0L);

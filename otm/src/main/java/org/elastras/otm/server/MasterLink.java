@@ -25,10 +25,10 @@ import org.elastras.otm.txn.RangeTimestampSource;
  * The OTM's heartbeat: once per period (sooner when a commit waits for a timestamp range) it sends
  * the active master its timestamp report, and about once a second its load, and hands the reply to
  * the {@link RangeTimestampSource}. Exchanges go over the master's heartbeat port
- * ({@link HeartbeatChannel}) when it announces one, else to its endpoint. The active master is found in ZooKeeper
- * ({@link ZkPaths#activeMaster()}) and looked up again whenever an exchange fails. The master's
- * DECLARED_FAILED answer means it is recovering this OTM's partitions elsewhere: the link stops and
- * tells the node, which stops serving.
+ * ({@link HeartbeatChannel}) when it announces one, else to its endpoint. The active master is
+ * found in ZooKeeper ({@link ZkPaths#activeMaster()}) and looked up again whenever an exchange
+ * fails. The master's DECLARED_FAILED answer means it is recovering this OTM's partitions
+ * elsewhere: the link stops and tells the node, which stops serving.
  *
  * <p>Threads: one daemon thread runs the exchanges, one at a time; {@link #exchangeNow} may be
  * called from any thread and does not block.
@@ -42,6 +42,8 @@ final class MasterLink implements AutoCloseable {
     private static final int EXCHANGE_TIMEOUT_MS = 2_000;
     /** Least time between the starts of two exchanges. */
     private static final long EXCHANGE_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The codec of heartbeat channels: the protocol's default bounds. */
+    private static final ProtocolCodec CODEC = new ProtocolCodec();
     /** Most warnings logged per minute about an unreachable master. */
     private static final long WARN_INTERVAL_MS = 5_000;
 
@@ -58,9 +60,6 @@ final class MasterLink implements AutoCloseable {
     /** Set by {@link #exchangeNow}; the exchange thread clears it when it wakes. */
     private final AtomicBoolean wanted = new AtomicBoolean();
     private volatile boolean closed;
-
-    /** The codec of heartbeat channels: the protocol's default bounds. */
-    private static final ProtocolCodec CODEC = new ProtocolCodec();
 
     /** Where the exchanges go: the master's heartbeat port, or its endpoint if it announces none. */
     private record Heartbeats(Function<HeartbeatRequest, HeartbeatResponse> exchange, Runnable close) {

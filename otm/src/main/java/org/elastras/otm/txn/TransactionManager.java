@@ -30,9 +30,9 @@ import org.elastras.storage.store.UnappliedCommits;
 import org.elastras.storage.store.Version;
 import org.elastras.storage.util.CloseableIterator;
 import org.elastras.storage.util.LimitExceededException;
+import org.elastras.storage.wal.WalMetrics;
 import org.elastras.storage.wal.WalPosition;
 import org.elastras.storage.wal.WalRecord;
-import org.elastras.storage.wal.WalMetrics;
 import org.elastras.storage.wal.WalWriter;
 
 /**
