@@ -19,10 +19,23 @@ import org.elastras.client.protocol.ProtocolLimits;
  *     is split)
  * @param callBatchesInFlightMax the most procedure-call requests in flight at once while coalescing;
  *     calls beyond wait for one to come back and then go together
+ * @param transport how calls travel: {@link Transport#FRAMES} (the default) or HTTP/2
  */
 public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int responseBytesMax,
                               int requestsQueuedMax, int threadsMax, int callBatchCallsMax, int callBatchBytesMax,
-                              int callBatchesInFlightMax) {
+                              int callBatchesInFlightMax, Transport transport) {
+
+    /** How a client's calls travel to a server; every server speaks both on its one port. */
+    public enum Transport {
+        /**
+         * The framed transport ({@code Frames}): one TCP connection, calls and answers as
+         * length-prefixed frames with the call's id. Under TPC-C it costs the servers and the
+         * client less CPU per call than HTTP/2 (BENCHMARKS.md, session 28).
+         */
+        FRAMES,
+        /** HTTP/2 cleartext (h2c by prior knowledge), one connection with a stream per call. */
+        HTTP2
+    }
 
     /** Default most calls per coalesced request. */
     public static final int CALL_BATCH_CALLS_MAX_DEFAULT = 64;
@@ -46,6 +59,16 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
         requireRange("callBatchCallsMax", callBatchCallsMax, 1, ProtocolLimits.CALL_BATCH_CALLS_MAX);
         requireRange("callBatchBytesMax", callBatchBytesMax, 1024, ProtocolCodec.BODY_BYTES_MAX_DEFAULT);
         requireRange("callBatchesInFlightMax", callBatchesInFlightMax, 1, 1024);
+        if (transport == null) {
+            throw new IllegalArgumentException("transport is missing; FRAMES or HTTP2");
+        }
+    }
+
+    /** A config over the default transport, {@link Transport#FRAMES}. */
+    public OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int responseBytesMax, int requestsQueuedMax,
+            int threadsMax, int callBatchCallsMax, int callBatchBytesMax, int callBatchesInFlightMax) {
+        this(connectTimeoutMs, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax, callBatchCallsMax,
+                callBatchBytesMax, callBatchesInFlightMax, Transport.FRAMES);
     }
 
     /** A config with the default call coalescing (see {@link #defaults()}). */
@@ -73,19 +96,25 @@ public record OtmClientConfig(long connectTimeoutMs, long requestTimeoutMs, int 
     /** This config with another per-call timeout. */
     public OtmClientConfig withRequestTimeoutMs(long ms) {
         return new OtmClientConfig(connectTimeoutMs, ms, responseBytesMax, requestsQueuedMax, threadsMax,
-                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax);
+                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax, transport);
     }
 
     /** This config with another connect timeout. */
     public OtmClientConfig withConnectTimeoutMs(long ms) {
         return new OtmClientConfig(ms, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax,
-                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax);
+                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax, transport);
     }
 
     /** This config with other call-coalescing bounds ({@code callsMax} 1: none). */
     public OtmClientConfig withCallBatching(int callsMax, int bytesMax, int inFlightMax) {
         return new OtmClientConfig(connectTimeoutMs, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax,
-                callsMax, bytesMax, inFlightMax);
+                callsMax, bytesMax, inFlightMax, transport);
+    }
+
+    /** This config over another transport. */
+    public OtmClientConfig withTransport(Transport t) {
+        return new OtmClientConfig(connectTimeoutMs, requestTimeoutMs, responseBytesMax, requestsQueuedMax, threadsMax,
+                callBatchCallsMax, callBatchBytesMax, callBatchesInFlightMax, t);
     }
 
     /** This config sending every procedure call as its own request. */

@@ -28,10 +28,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The transport of the protocol to one server (an OTM or the master): any operation, over HTTP/2
- * cleartext (h2c by prior knowledge) with Smile bodies. Thread-safe: any number of threads may call it at once, and
- * their calls are multiplexed as concurrent streams on one connection (more connections are not
- * opened; calls beyond the server's stream limit wait in a bounded queue).
+ * The transport of the protocol to one server (an OTM or the master): any operation, with Smile
+ * bodies, over the framed transport ({@link FrameChannel}, the default) or HTTP/2 cleartext (h2c by
+ * prior knowledge), as {@link OtmClientConfig#transport()} says. Thread-safe: any number of threads
+ * may call it at once, and their calls are multiplexed on one connection (more connections are not
+ * opened; over HTTP/2, calls beyond the server's stream limit wait in a bounded queue, over frames
+ * at most {@code requestsQueuedMax} calls are in flight).
  *
  * <p>Every call either returns the operation's response or throws {@link ElasTrasException}:
  * <ul>
@@ -57,6 +59,9 @@ public final class ProtocolClient implements AutoCloseable {
     private final URI base;
     private final OtmClientConfig config;
     private final ProtocolCodec codec;
+    /** Null over HTTP/2. */
+    private final FrameChannel frames;
+    /** Null over frames. */
     private final HttpClient http;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -75,6 +80,12 @@ public final class ProtocolClient implements AutoCloseable {
         this.config = config;
         this.base = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
         this.codec = new ProtocolCodec(config.responseBytesMax(), ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT);
+        if (config.transport() == OtmClientConfig.Transport.FRAMES) {
+            this.frames = new FrameChannel(host, port, config);
+            this.http = null;
+            return;
+        }
+        this.frames = null;
         HTTP2Client h2 = new HTTP2Client();
         h2.setUseALPN(false);
         QueuedThreadPool threads = new QueuedThreadPool(config.threadsMax(), Math.min(4, config.threadsMax()));
@@ -142,6 +153,22 @@ public final class ProtocolClient implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("this client of " + base + " is closed");
         }
+        if (frames != null) {
+            CompletableFuture<FrameChannel.Reply> reply = frames.send(op, body);
+            try {
+                return decode(op, reply.get(config.requestTimeoutMs() + WAIT_SLACK_MS, TimeUnit.MILLISECONDS), responseType);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, op.wireName() + " to " + base
+                        + " was interrupted while waiting; it may or may not have taken effect", e);
+            } catch (TimeoutException e) {
+                throw timedOut(op, e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof ElasTrasException known ? known
+                        : new ElasTrasException(ErrorCode.OUTCOME_UNKNOWN, op.wireName() + " to " + base + " failed ("
+                                + e.getCause() + "); it may or may not have taken effect", e.getCause());
+            }
+        }
         AtomicBoolean sent = new AtomicBoolean();
         Request http = this.http.newRequest(base.resolve(op.path()))
                 .method(HttpMethod.POST)
@@ -178,6 +205,9 @@ public final class ProtocolClient implements AutoCloseable {
             return CompletableFuture.failedFuture(new ElasTrasException(ErrorCode.UNREACHABLE, op.wireName()
                     + ": this client of " + base + " is closed; the request was not sent"));
         }
+        if (frames != null) {
+            return frames.send(op, body).thenApply(reply -> decode(op, reply, responseType));
+        }
         AtomicBoolean sent = new AtomicBoolean();
         Request http = this.http.newRequest(base.resolve(op.path()))
                 .method(HttpMethod.POST)
@@ -202,6 +232,29 @@ public final class ProtocolClient implements AutoCloseable {
         return answer;
     }
 
+    private <R> R decode(Operation op, FrameChannel.Reply reply, Class<R> responseType) {
+        if (reply.ok()) {
+            return decodeAnswer(op, reply.body(), WireFormat.SMILE, responseType);
+        }
+        ErrorResponse error;
+        try {
+            error = codec.decode(reply.body(), ErrorResponse.class, WireFormat.SMILE, "error");
+        } catch (ElasTrasException undecodable) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, op.wireName() + " to " + base
+                    + " was refused with an error this client cannot decode: " + undecodable.getMessage(), undecodable);
+        }
+        throw error.toException();
+    }
+
+    private <R> R decodeAnswer(Operation op, byte[] content, WireFormat format, Class<R> responseType) {
+        try {
+            return codec.decode(content, responseType, format, op.wireName() + " response");
+        } catch (ElasTrasException e) {
+            throw new ElasTrasException(ErrorCode.INTERNAL, op.wireName() + " to " + base
+                    + " succeeded but its answer could not be decoded: " + e.getMessage(), e);
+        }
+    }
+
     private <R> R decode(Operation op, ContentResponse response, Class<R> responseType) {
         int status = response.getStatus();
         byte[] content = response.getContent();
@@ -212,12 +265,7 @@ public final class ProtocolClient implements AutoCloseable {
                         + " was answered 200 with Content-Type " + response.getHeaders().get(HttpHeader.CONTENT_TYPE)
                         + ", which is not the protocol's; is that an ElasTraS server?");
             }
-            try {
-                return codec.decode(content, responseType, format, op.wireName() + " response");
-            } catch (ElasTrasException e) {
-                throw new ElasTrasException(ErrorCode.INTERNAL, op.wireName() + " to " + base
-                        + " succeeded but its answer could not be decoded: " + e.getMessage(), e);
-            }
+            return decodeAnswer(op, content, format, responseType);
         }
         if (format != null) {
             ErrorResponse error = null;
@@ -269,6 +317,10 @@ public final class ProtocolClient implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            if (frames != null) {
+                frames.close();
+                return;
+            }
             try {
                 http.stop();
             } catch (Exception e) {

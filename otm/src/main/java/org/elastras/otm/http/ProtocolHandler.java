@@ -7,7 +7,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.BeginRequest;
 import org.elastras.client.protocol.CallRequest;
@@ -33,9 +32,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The Jetty handler that puts an {@link OtmService} on HTTP: routes {@code POST /v1/<op>}, reads the
@@ -49,29 +46,19 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class ProtocolHandler extends Handler.Abstract {
 
-    /** A move operation slower than this here is logged with its parts. */
-    private static final long SLOW_MOVE_REQUEST_NANOS = 50_000_000L;
-    /**
-     * A live move's finish is the whole of the partition's pause at the destination, and its
-     * round trip took 29-33 ms more than its handler in the slowest first moves (BENCHMARKS.md,
-     * session 24): it is logged from this long.
-     */
-    private static final long SLOW_FINISH_NANOS = 10_000_000L;
     private static final Logger LOG = LoggerFactory.getLogger(ProtocolHandler.class);
 
     private final ProtocolEndpoint endpoint;
     /** The wire names of the endpoint's operations, for error messages. */
     private final String operations;
     private final ProtocolCodec codec;
-    private final QueuedThreadPool workers;
-    private final int workerQueueMax;
+    private final ProtocolCalls calls;
 
-    ProtocolHandler(ProtocolEndpoint endpoint, ProtocolCodec codec, QueuedThreadPool workers, int workerQueueMax) {
-        this.endpoint = endpoint;
+    ProtocolHandler(ProtocolCalls calls) {
+        this.calls = calls;
+        this.endpoint = calls.endpoint();
         this.operations = endpoint.operations().stream().map(Operation::wireName).sorted().toList().toString();
-        this.codec = codec;
-        this.workers = workers;
-        this.workerQueueMax = workerQueueMax;
+        this.codec = calls.codec();
     }
 
     @Override
@@ -134,64 +121,14 @@ final class ProtocolHandler extends Handler.Abstract {
             callback.failed(failure);
             return;
         }
-        try {
-            if (workers.getQueueSize() >= workerQueueMax) {
-                // Checked first so that a flood is answered without the pool logging each rejection.
-                throw new RejectedExecutionException("worker queue full");
-            }
-            long bodyRead = System.nanoTime();
-            workers.execute(() -> serve(op, format, client, body, response, callback, arrived, bodyRead));
-        } catch (RejectedExecutionException e) {
-            fail(response, callback, format, new ElasTrasException(ErrorCode.OVERLOADED, "the " + endpoint.role() + " is running "
-                    + workers.getMaxThreads() + " requests with " + workerQueueMax
-                    + " more waiting; back off and retry"));
+        long bodyRead = System.nanoTime();
+        ElasTrasException refused = calls.dispatch(() -> {
+            ProtocolCalls.Answer answer = calls.run(op, format, client, body, arrived, bodyRead);
+            write(response, callback, answer.status(), format, answer.bytes());
+        });
+        if (refused != null) {
+            fail(response, callback, format, refused);
         }
-    }
-
-    private void serve(Operation op, WireFormat format, String client, byte[] body, Response response, Callback callback,
-                       long arrived, long bodyRead) {
-        long dispatched = System.nanoTime();
-        Object answer;
-        long decoded;
-        try {
-            Record request = codec.decodeRequest(op, body, format);
-            decoded = System.nanoTime();
-            answer = endpoint.invoke(op, request, client);
-            if (answer == null) {
-                throw new IllegalStateException("the service returned null for " + op.wireName());
-            }
-        } catch (ElasTrasException e) {
-            fail(response, callback, format, e);
-            return;
-        } catch (Exception | StackOverflowError e) {
-            LOG.error("{} failed unexpectedly", op.wireName(), e);
-            fail(response, callback, format, new ElasTrasException(ErrorCode.INTERNAL, op.wireName()
-                    + " failed inside the " + endpoint.role() + " (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-                    + "); the outcome is unknown, see the " + endpoint.role() + "'s log"));
-            return;
-        }
-        byte[] bytes;
-        try {
-            bytes = codec.encode(answer, format);
-        } catch (RuntimeException e) {
-            LOG.error("cannot encode the answer to {}", op.wireName(), e);
-            fail(response, callback, format, new ElasTrasException(ErrorCode.INTERNAL, "the answer to "
-                    + op.wireName() + " could not be encoded; see the " + endpoint.role() + "'s log"));
-            return;
-        }
-        long encoded = System.nanoTime();
-        write(response, callback, 200, format, bytes);
-        if (Operation.MOVES.contains(op)
-                && encoded - arrived > (op == Operation.FINISH_INCOMING ? SLOW_FINISH_NANOS : SLOW_MOVE_REQUEST_NANOS)) {
-            // A move's partition is unavailable for as long as these take: say where the time went.
-            LOG.warn("slow {}: {} ms here (body {} ms, queued for a worker {} ms, decode {} ms, service and encode {} ms)",
-                    op.wireName(), ms(encoded - arrived), ms(bodyRead - arrived), ms(dispatched - bodyRead),
-                    ms(decoded - dispatched), ms(encoded - decoded));
-        }
-    }
-
-    private static long ms(long nanos) {
-        return nanos / 1_000_000;
     }
 
     private void probe(String path, String method, boolean http1, Response response, Callback callback) {
@@ -252,8 +189,8 @@ final class ProtocolHandler extends Handler.Abstract {
     }
 
     private void fail(Response response, Callback callback, WireFormat format, ElasTrasException e) {
-        byte[] bytes = codec.encode(ErrorResponse.of(e), format);
-        write(response, callback, e.httpStatus(), format, bytes);
+        ProtocolCalls.Answer answer = calls.error(format, e);
+        write(response, callback, answer.status(), format, answer.bytes());
     }
 
     private static void write(Response response, Callback callback, int status, WireFormat format, byte[] bytes) {

@@ -1,6 +1,7 @@
 package org.elastras.otm.http;
 
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.server.DetectorConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -17,8 +18,9 @@ import java.util.Objects;
 
 /**
  * A protocol endpoint on the network (the OTM's, {@link OtmEndpoint}, or the master's): a Jetty
- * server on one host and port speaking HTTP/1.1 and HTTP/2 cleartext (h2c, by prior knowledge or
- * upgrade) that hands every protocol operation to a {@link ProtocolEndpoint}. Thread-safe; {@link #start()} and {@link #close()} are meant to be called
+ * server on one host and port speaking the framed transport ({@link FrameConnection}, what clients
+ * use), HTTP/1.1 and HTTP/2 cleartext (h2c, by prior knowledge or upgrade), that hands every
+ * protocol operation to a {@link ProtocolEndpoint}. Thread-safe; {@link #start()} and {@link #close()} are meant to be called
  * once each, from the thread that owns the process's lifecycle.
  *
  * <p>See {@code docs/protocol.md} for the operations, bodies, errors and limits, and
@@ -66,21 +68,25 @@ public final class ProtocolServer implements AutoCloseable {
         http.setSendXPoweredBy(false);
         HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
         h2c.setMaxConcurrentStreams(config.streamsPerConnectionMax());
-        this.connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http), h2c);
-        connector.setHost(config.host());
-        connector.setPort(config.port());
-        connector.setIdleTimeout(config.idleTimeoutMs());
-        server.addConnector(connector);
 
         QueuedThreadPool workers = new QueuedThreadPool(config.workerThreads(), Math.min(4, config.workerThreads()),
                 60_000, new BlockingArrayQueue<>(config.workerQueueMax()));
         workers.setName(name + "-worker");
         workers.setReservedThreads(0); // every worker thread runs queued service calls; none are held back
-
         server.addBean(workers, true);
-
         this.codec = new ProtocolCodec(config.bodyBytesMax(), config.nestingDepthMax());
-        server.setHandler(new ProtocolHandler(endpoint, codec, workers, config.workerQueueMax()));
+        ProtocolCalls calls = new ProtocolCalls(endpoint, codec, workers, config.workerQueueMax());
+
+        // A connection that opens with the framed transport's preamble speaks it; any other is HTTP
+        // (HTTP/1.1, upgraded to h2c by prior knowledge or by an upgrade request).
+        DetectorConnectionFactory framesOrHttp = new DetectorConnectionFactory(
+                new FrameConnection.Factory(calls, config.streamsPerConnectionMax()));
+        this.connector = new ServerConnector(server, 1, 1, framesOrHttp, new HttpConnectionFactory(http), h2c);
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        connector.setIdleTimeout(config.idleTimeoutMs());
+        server.addConnector(connector);
+        server.setHandler(new ProtocolHandler(calls));
     }
 
     /**
