@@ -32,7 +32,7 @@ import org.elastras.client.protocol.Operation;
  * was (each call's commit id then resolves it, as for a lone call). A call that got no answer
  * within its timeout fails UNREACHABLE if it was still queued (never sent), else OUTCOME_UNKNOWN.
  *
- * <p>Sending is asynchronous: the next batch goes out from the HTTP client's I/O thread that
+ * <p>Sending is asynchronous: the next batch goes out from the transport's thread that
  * received the previous answer, so no caller thread has to be woken up and scheduled before it
  * can be sent (on a busy machine that wake-up, not the work, was the gap between batches).
  *

@@ -56,10 +56,10 @@ import org.elastras.client.protocol.StatusRequest;
 import org.elastras.client.protocol.StatusResponse;
 
 /**
- * A low-level client of one OTM: one method per protocol operation, over HTTP/2 cleartext (h2c by
- * prior knowledge) with Smile bodies. Thread-safe: any number of threads may call it at once, and
- * their calls are multiplexed as concurrent streams on one connection (more connections are not
- * opened; calls beyond the server's stream limit wait in a bounded queue).
+ * A low-level client of one OTM: one method per protocol operation, with Smile bodies over the
+ * transport its config names (the framed transport by default, or HTTP/2 cleartext; see
+ * {@link ProtocolClient}). Thread-safe: any number of threads may call it at once, and their calls
+ * are multiplexed on one connection.
  *
  * <p>Errors are those of {@link ProtocolClient}: the server's, UNREACHABLE (never sent) or
  * OUTCOME_UNKNOWN (sent, fate unknown).

@@ -21,7 +21,7 @@ import org.elastras.otm.server.OtmNode;
 
 /**
  * One OTM serving PROCBENCH in this JVM: a real ZooKeeper server (Curator's {@code TestingServer})
- * for its lease, the local DFS in a scratch directory for its WAL and SSTables, and its HTTP/2
+ * for its lease, the local DFS in a scratch directory for its WAL and SSTables, and its protocol
  * endpoint on a free port of 127.0.0.1. Created and closed by the benchmark's main thread; the
  * loading and checking methods are called from that thread too.
  */

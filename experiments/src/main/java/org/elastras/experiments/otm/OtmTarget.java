@@ -91,7 +91,7 @@ final class OtmTarget implements TransactionTarget {
 
     @Override
     public String description() {
-        return (mode == ClientMode.DIRECT ? "ElasTraS OTM in this JVM, " : "ElasTraS OTM over HTTP/2 (h2c) on 127.0.0.1, ")
+        return (mode == ClientMode.DIRECT ? "ElasTraS OTM in this JVM, " : "ElasTraS OTM over the framed transport on 127.0.0.1, ")
                 + switch (mode) {
                     case SHARED -> "one OtmClient shared by all threads, a request per call";
                     case SHARED_COALESCING -> "one OtmClient shared by all threads, concurrent calls coalesced into"

@@ -20,7 +20,7 @@ import org.elastras.experiments.ResultFiles;
  * The single-partition stored-procedure benchmark of issue 3: one tenant database with one table
  * of N rows ({@link ItemTable}), and C client threads each running, in a closed loop, a
  * transaction that reads 10 random rows and writes 5 of them, durably committed; on an ElasTraS
- * OTM in this JVM over HTTP/2 on 127.0.0.1 (one shared client sending a request per call, as before
+ * OTM in this JVM over the framed transport on 127.0.0.1 (one shared client sending a request per call, as before
  * call coalescing; one shared client coalescing concurrent calls into {@code callBatch} requests;
  * and a client per thread),
  * and on embedded Apache Derby through JDBC, in the same run, interleaved by thread count so that

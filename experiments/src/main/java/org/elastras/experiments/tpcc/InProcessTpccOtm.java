@@ -11,7 +11,7 @@ import org.elastras.otm.server.OtmNode;
 
 /**
  * One OTM serving TPCC in this JVM: a real ZooKeeper server (Curator's {@code TestingServer}) for
- * its lease, the local DFS in a scratch directory, HTTP/2 on a free port of 127.0.0.1; the schema
+ * its lease, the local DFS in a scratch directory, its protocol server on a free port of 127.0.0.1; the schema
  * registered and one partition per {@link WarehouseRouter} range opened. The twin of the procedure
  * benchmark's {@code InProcessOtm}, which is package-private there and fixed to its own database.
  * Started and closed by one thread; {@link #client()} is thread-safe.

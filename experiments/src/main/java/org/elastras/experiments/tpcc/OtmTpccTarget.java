@@ -19,7 +19,7 @@ import org.elastras.client.protocol.LoadGlobalTableRequest;
  * TPC-C on ElasTraS: an {@link InProcessTpccOtm} with one partition per
  * {@code warehousesPerPartition} warehouses, every transaction one {@code call} of a
  * {@link TpccProcedures} procedure on the partition of its home warehouse
- * ({@link WarehouseRouter}), over one shared {@link OtmClient} (HTTP/2 streams multiplexed on one
+ * ({@link WarehouseRouter}), over one shared {@link OtmClient} (calls multiplexed on one
  * connection). New-Order, Payment and Delivery run SERIALIZABLE (or SNAPSHOT, see {@link #start});
  * Order-Status and Stock-Level SNAPSHOT (read-only, one consistent snapshot; clause 3.4.1 asks less of them). Commits are
  * acknowledged after the WAL group-commit sync. The OTM re-runs a procedure after a conflict; the
@@ -71,7 +71,7 @@ public final class OtmTpccTarget implements TpccTarget {
 
     @Override
     public String description() {
-        return "ElasTraS OTM in this JVM over HTTP/2 (h2c) on 127.0.0.1, one shared OtmClient, " + router.partitions()
+        return "ElasTraS OTM in this JVM over the framed transport on 127.0.0.1, one shared OtmClient, " + router.partitions()
                 + " partition(s), stored procedures, New-Order/Payment/Delivery " + writers
                 + " (Order-Status and Stock-Level SNAPSHOT), WAL sync per group commit";
     }

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bounds: a request body as the HTTP transport's ({@code bodyBytesMax}; a larger one is read and
  * dropped, and its call answered LIMIT_EXCEEDED), at most {@code callsMax} calls in flight on the
- * connection (more are answered OVERLOADED), and the worker queue's bound (OVERLOADED). A frame
+ * connection (more are answered OVERLOADED), and the worker queue's bound (OVERLOADED); calls that
+ * arrive while the server stops are answered NOT_SERVING without running. A frame
  * whose header is not the protocol's closes the connection: nothing in the stream can be trusted
- * after it. The connection is not closed as idle while a call runs.
+ * after it. The connection is not closed as idle while a call runs, unless the server is stopping.
  *
  * <p>Thread-safety: reading runs on one thread at a time (Jetty's fill-interest contract); answers
  * are queued under a lock from any worker.
@@ -68,6 +69,7 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
         }
     }
 
+    private final Connector connector;
     private final ProtocolCalls calls;
     private final int callsMax;
     private final int bodyBytesMax;
@@ -85,6 +87,7 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
 
     private FrameConnection(EndPoint endPoint, Connector connector, ProtocolCalls calls, int callsMax) {
         super(endPoint, connector.getExecutor());
+        this.connector = connector;
         this.calls = calls;
         this.callsMax = callsMax;
         this.bodyBytesMax = calls.codec().bodyBytesMax();
@@ -227,8 +230,18 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
         return false;
     }
 
+    /** Whether the server is stopping (its connector no longer accepts connections). */
+    private boolean stopping() {
+        return connector.isShutdown();
+    }
+
     private void call(long id, String name, byte[] body) {
         long arrived = System.nanoTime();
+        if (stopping()) {
+            answer(id, calls.error(WireFormat.SMILE, new ElasTrasException(ErrorCode.NOT_SERVING, "the "
+                    + calls.endpoint().role() + " is stopping; the call was not run")), false);
+            return;
+        }
         Optional<Operation> op = Operation.byWireName(name);
         if (op.isEmpty() || !calls.endpoint().operations().contains(op.get())) {
             answer(id, calls.error(WireFormat.SMILE, new ElasTrasException(ErrorCode.UNKNOWN_OPERATION, "unknown operation '"
@@ -266,8 +279,10 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
 
     @Override
     public boolean onIdleExpired(TimeoutException timeout) {
+        // While the server stops, its connections close when idle for a shorter time, calls in
+        // flight or not (as HTTP's do): a stop is bounded.
         synchronized (answers) {
-            if (inFlight > 0) {
+            if (inFlight > 0 && !stopping()) {
                 return false;
             }
         }

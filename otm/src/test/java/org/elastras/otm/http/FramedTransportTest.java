@@ -243,6 +243,38 @@ class FramedTransportTest {
         }
     }
 
+    @Test
+    void aServerStopsWithinItsBoundWhileACallIsInFlight() throws Exception {
+        FakeOtmService service = new FakeOtmService();
+        service.release = new CountDownLatch(1);
+        ProtocolServer server = started(ProtocolServerConfig.defaults("127.0.0.1", 0), service);
+        try (OtmClient client = new OtmClient("127.0.0.1", server.port(), OtmClientConfig.defaults().withRequestTimeoutMs(20_000))) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<ErrorCode> blocked = pool.submit(() -> {
+                    try {
+                        client.put(new PutRequest(1, "BLOCK", Map.of("A", 1)));
+                        return null;
+                    } catch (ElasTrasException e) {
+                        return e.code();
+                    }
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (service.received.isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                long began = System.nanoTime();
+                server.close(); // throws if Jetty's graceful stop ran out of time
+                assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) < 5_000);
+                assertEquals(ErrorCode.OUTCOME_UNKNOWN, blocked.get(10, TimeUnit.SECONDS),
+                        "the connection closed under the call");
+            } finally {
+                service.release.countDown();
+                pool.shutdownNow();
+            }
+        }
+    }
+
     private static ProtocolServer started(ProtocolServerConfig config, FakeOtmService service) throws IOException {
         ProtocolServer server = new ProtocolServer(config, service);
         server.start();
