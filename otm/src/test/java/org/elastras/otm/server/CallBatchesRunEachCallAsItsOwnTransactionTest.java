@@ -379,8 +379,13 @@ class CallBatchesRunEachCallAsItsOwnTransactionTest {
             for (int t = 0; t < threads; t++) {
                 final int thread = t;
                 done.add(pool.submit(() -> {
+                    // Each thread reads its own writes (afterCts, as a client session does): without
+                    // it a call may begin at a snapshot just below its thread's previous commit (a
+                    // lower CTS of another call still unapplied) and re-run on that very row.
+                    long lastCts = 0;
                     for (int i = 0; i < callsPerThread; i++) {
-                        client.call(increment(account.apply(thread)));
+                        lastCts = client.call(new CallRequest("BANK", 1, "increment", List.of(account.apply(thread)),
+                                Isolation.SERIALIZABLE, lastCts)).cts();
                     }
                     return null;
                 }));
