@@ -248,13 +248,17 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
                     + name + "' for the " + calls.endpoint().role())), false);
             return;
         }
+        boolean admitted;
         synchronized (answers) {
-            if (inFlight >= callsMax) {
-                answerLocked(id, calls.error(WireFormat.SMILE, new ElasTrasException(ErrorCode.OVERLOADED,
-                        callsMax + " calls are in flight on this connection; wait for answers before sending more")));
-                return;
+            admitted = inFlight < callsMax;
+            if (admitted) {
+                inFlight++;
             }
-            inFlight++;
+        }
+        if (!admitted) {
+            answer(id, calls.error(WireFormat.SMILE, new ElasTrasException(ErrorCode.OVERLOADED,
+                    callsMax + " calls are in flight on this connection; wait for answers before sending more")), false);
+            return;
         }
         ElasTrasException refused = calls.dispatch(() ->
                 answer(id, calls.run(op.get(), WireFormat.SMILE, client, body, arrived, arrived), true));
@@ -268,13 +272,16 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
             if (counted) {
                 inFlight--;
             }
-            answerLocked(id, answer);
+            answers.queued.add(Frames.answer(id, answer.ok(), answer.bytes()));
         }
-        answers.iterate();
-    }
-
-    private void answerLocked(long id, ProtocolCalls.Answer answer) {
-        answers.queued.add(Frames.answer(id, answer.ok(), answer.bytes()));
+        try {
+            answers.iterate();
+        } catch (IllegalStateException e) {
+            if (!answers.isClosed()) {
+                throw e;
+            }
+            // The connection closed while the call ran: its answer has nowhere to go.
+        }
     }
 
     @Override

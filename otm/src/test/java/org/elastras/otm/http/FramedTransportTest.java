@@ -182,8 +182,11 @@ class FramedTransportTest {
                     Thread.sleep(5);
                 }
                 assertEquals(2, service.received.size());
+                long began = System.nanoTime();
                 ElasTrasException refused = assertThrows(ElasTrasException.class, () -> client.get(new GetRequest(1, "T", List.of(1))));
+                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
                 assertEquals(ErrorCode.OVERLOADED, refused.code());
+                assertTrue(tookMs < 2_000, "refused at once, not when the blocked calls ended: " + tookMs + " ms");
                 assertTrue(refused.retryable());
                 service.release.countDown();
                 for (Future<?> f : blocked) {
@@ -273,6 +276,25 @@ class FramedTransportTest {
                 pool.shutdownNow();
             }
         }
+    }
+
+    @Test
+    void aClientReconnectsToAServerRestartedOnItsPort() throws Exception {
+        FakeOtmService service = new FakeOtmService();
+        ProtocolServer first = started(ProtocolServerConfig.defaults("127.0.0.1", 0), service);
+        int port = first.port();
+        try (OtmClient client = new OtmClient("127.0.0.1", port, OtmClientConfig.defaults().withRequestTimeoutMs(5_000))) {
+            assertTrue(client.get(new GetRequest(1, "T", List.of(1))).found());
+            first.close();
+            Thread.sleep(300); // the client's reader sees the connection end (a call sent before it would be OUTCOME_UNKNOWN)
+            ElasTrasException down = assertThrows(ElasTrasException.class, () -> client.get(new GetRequest(1, "T", List.of(2))));
+            assertEquals(ErrorCode.UNREACHABLE, down.code(), down.toString());
+            try (ProtocolServer second = started(ProtocolServerConfig.defaults("127.0.0.1", port), service)) {
+                GetResponse again = client.get(new GetRequest(1, "T", List.of(3)));
+                assertEquals(3, ((Number) again.row().get("K0")).intValue(), "served by the restarted server");
+            }
+        }
+        assertEquals(2, service.received.size(), "the call refused while the server was down never reached it");
     }
 
     private static ProtocolServer started(ProtocolServerConfig config, FakeOtmService service) throws IOException {
