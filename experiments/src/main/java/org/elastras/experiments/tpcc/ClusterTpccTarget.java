@@ -308,7 +308,8 @@ public final class ClusterTpccTarget implements TpccTarget {
         return "ElasTraS cluster on this machine: " + otmIds.size() + " OTM processes, a master process (ZooKeeper session "
                 + MASTER_ZK_SESSION_MS / 1000 + " s), a ZooKeeper process, "
                 + router.partitions() + " partition(s) placed by the master, routing client"
-                + " (ElasTrasClient, a session per terminal), stored procedures, New-Order/Payment/Delivery " + writers
+                + " (ElasTrasClient, a session per terminal, the framed transport), stored procedures,"
+                + " New-Order/Payment/Delivery " + writers
                 + " (Order-Status and Stock-Level read only), WAL sync per group commit";
     }
 

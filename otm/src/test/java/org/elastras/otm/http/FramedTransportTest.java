@@ -10,6 +10,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -295,6 +296,39 @@ class FramedTransportTest {
             }
         }
         assertEquals(2, service.received.size(), "the call refused while the server was down never reached it");
+    }
+
+    @Test
+    void randomBytesAfterThePreambleNeverStopTheServer() throws Exception {
+        FakeOtmService service = new FakeOtmService();
+        java.util.Random random = new java.util.Random(28);
+        try (ProtocolServer server = started(ProtocolServerConfig.defaults("127.0.0.1", 0), service);
+                OtmClient client = new OtmClient("127.0.0.1", server.port(), OtmClientConfig.defaults())) {
+            for (int i = 0; i < 200; i++) {
+                try (Socket socket = new Socket("127.0.0.1", server.port())) {
+                    socket.setSoTimeout(5_000);
+                    OutputStream out = socket.getOutputStream();
+                    out.write(Frames.preamble());
+                    byte[] junk = new byte[1 + random.nextInt(64)];
+                    random.nextBytes(junk);
+                    if (i % 2 == 0) {
+                        // A plausible header: a small length and a short name, then junk.
+                        ByteBuffer header = ByteBuffer.allocate(13).putInt(9 + 3 + junk.length).putLong(i).put((byte) 3);
+                        out.write(header.array());
+                        out.write(new byte[] {'g', 'e', 't'});
+                    }
+                    out.write(junk);
+                    out.flush();
+                    socket.shutdownOutput();
+                    // Whatever comes back (an error answer, nothing), the server ends the connection.
+                    socket.getInputStream().readAllBytes();
+                } catch (IOException resetByTheServer) {
+                    // A reset is a closed connection too.
+                }
+            }
+            assertTrue(client.get(new GetRequest(1, "T", List.of(1))).found(), "still serving after 200 bad connections");
+            assertEquals(1, service.received.size(), "no junk reached the service");
+        }
     }
 
     private static ProtocolServer started(ProtocolServerConfig config, FakeOtmService service) throws IOException {
