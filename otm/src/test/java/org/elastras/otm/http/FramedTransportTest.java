@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -27,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
 import org.elastras.client.protocol.ElasTrasException;
@@ -39,6 +39,7 @@ import org.elastras.client.protocol.Operation;
 import org.elastras.client.protocol.ProtocolCodec;
 import org.elastras.client.protocol.PutRequest;
 import org.elastras.client.protocol.WireFormat;
+import org.elastras.otm.server.LeaseKeeperTest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -178,10 +179,7 @@ class FramedTransportTest {
                 for (int i = 0; i < 2; i++) {
                     blocked.add(pool.submit(() -> client.put(new PutRequest(1, "BLOCK", Map.of("A", 1)))));
                 }
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (service.received.size() < 2 && System.nanoTime() < deadline) {
-                    Thread.sleep(5);
-                }
+                LeaseKeeperTest.await(() -> service.received.size() >= 2, 10_000, "both blocking calls reach the service");
                 assertEquals(2, service.received.size());
                 long began = System.nanoTime();
                 ElasTrasException refused = assertThrows(ElasTrasException.class, () -> client.get(new GetRequest(1, "T", List.of(1))));
@@ -221,11 +219,11 @@ class FramedTransportTest {
         try (ServerSocket mute = new ServerSocket(0)) {
             Thread acceptor = new Thread(() -> {
                 try (Socket s = mute.accept()) {
-                    InputStream in = s.getInputStream();
+                    DataInputStream in = new DataInputStream(s.getInputStream());
                     // Reads the preamble and the whole request, then hangs up without answering.
-                    in.readNBytes(Frames.preambleLength() + 4);
-                    Thread.sleep(100);
-                } catch (IOException | InterruptedException ignored) {
+                    in.readNBytes(Frames.preambleLength());
+                    in.readNBytes(in.readInt());
+                } catch (IOException ignored) {
                     // The test checks the client's side.
                 }
             });
@@ -263,10 +261,7 @@ class FramedTransportTest {
                         return e.code();
                     }
                 });
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (service.received.isEmpty() && System.nanoTime() < deadline) {
-                    Thread.sleep(5);
-                }
+                LeaseKeeperTest.await(() -> !service.received.isEmpty(), 10_000, "the blocking call reaches the service");
                 long began = System.nanoTime();
                 server.close(); // throws if Jetty's graceful stop ran out of time
                 assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) < 5_000);
@@ -287,9 +282,14 @@ class FramedTransportTest {
         try (OtmClient client = new OtmClient("127.0.0.1", port, OtmClientConfig.defaults().withRequestTimeoutMs(5_000))) {
             assertTrue(client.get(new GetRequest(1, "T", List.of(1))).found());
             first.close();
-            Thread.sleep(300); // the client's reader sees the connection end (a call sent before it would be OUTCOME_UNKNOWN)
-            ElasTrasException down = assertThrows(ElasTrasException.class, () -> client.get(new GetRequest(1, "T", List.of(2))));
-            assertEquals(ErrorCode.UNREACHABLE, down.code(), down.toString());
+            // A call written before the client's reader saw the connection end fails OUTCOME_UNKNOWN;
+            // once it has seen it, calls are not sent at all.
+            AtomicReference<ElasTrasException> down = new AtomicReference<>();
+            LeaseKeeperTest.await(() -> {
+                down.set(assertThrows(ElasTrasException.class, () -> client.get(new GetRequest(1, "T", List.of(2)))));
+                return down.get().code() != ErrorCode.OUTCOME_UNKNOWN;
+            }, 5_000, "the client to see the connection end");
+            assertEquals(ErrorCode.UNREACHABLE, down.get().code(), down.get().toString());
             try (ProtocolServer second = started(ProtocolServerConfig.defaults("127.0.0.1", port), service)) {
                 GetResponse again = client.get(new GetRequest(1, "T", List.of(3)));
                 assertEquals(3, ((Number) again.row().get("K0")).intValue(), "served by the restarted server");

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class LeaseKeeperTest {
+public class LeaseKeeperTest {
 
     private TestingServer zk;
     private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
@@ -62,7 +62,7 @@ class LeaseKeeperTest {
         }
     }
 
-    static void await(BooleanSupplier condition, long timeoutMs, String what) throws InterruptedException {
+    public static void await(BooleanSupplier condition, long timeoutMs, String what) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -12,7 +12,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -54,18 +54,17 @@ class MasterHeartbeatPortTest {
                 CuratorFramework otm = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100));
                 Master master = Master.start(MasterConfig.defaults("master-1", zk.getConnectString(), "/elastras",
                         temp.resolve("dfs").toUri()))) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             otm.start();
-            ActiveMaster active = null;
-            while (active == null || master.snapshotCts() < 0) {
-                assertTrue(System.nanoTime() < deadline, "the master never announced itself with its timestamp service");
+            AtomicReference<ActiveMaster> announced = new AtomicReference<>();
+            MasterReassignsAFailedOtmsPartitionsTest.await(() -> {
                 try {
-                    active = ActiveMaster.read(otm, new ZkPaths("/elastras"));
+                    announced.set(ActiveMaster.read(otm, new ZkPaths("/elastras")));
                 } catch (Exception e) {
-                    active = null;
+                    announced.set(null);
                 }
-                Thread.sleep(10);
-            }
+                return announced.get() != null && master.snapshotCts() >= 0;
+            }, 20_000, "the master never announced itself with its timestamp service");
+            ActiveMaster active = announced.get();
             assertEquals("master-1", active.masterId());
             assertTrue(active.heartbeatPort() > 0 && active.heartbeatPort() != active.port(),
                     "the announcement names a heartbeat port of its own: " + active);
@@ -78,17 +77,18 @@ class MasterHeartbeatPortTest {
 
                 otm.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath("/elastras/otms/otm-x",
                         "{\"host\":\"127.0.0.1\",\"port\":1,\"run\":\"otm-x@1\"}".getBytes(StandardCharsets.UTF_8));
-                HeartbeatResponse first = null;
-                while (first == null) {
+                AtomicReference<HeartbeatResponse> answered = new AtomicReference<>();
+                MasterReassignsAFailedOtmsPartitionsTest.await(() -> {
                     try {
                         // The same channel after an error: errors keep the connection in step.
-                        first = channel.heartbeat(new HeartbeatRequest("otm-x", "otm-x@1", 1, TimestampReport.first(), null));
+                        answered.set(channel.heartbeat(new HeartbeatRequest("otm-x", "otm-x@1", 1, TimestampReport.first(), null)));
+                        return true;
                     } catch (ElasTrasException e) {
                         assertEquals(ErrorCode.NOT_SERVING, e.code(), "until the master sees the registration: " + e);
-                        assertTrue(System.nanoTime() < deadline, "the registered run was never answered: " + e);
-                        Thread.sleep(10);
+                        return false;
                     }
-                }
+                }, 20_000, "the registered run was never answered");
+                HeartbeatResponse first = answered.get();
                 assertEquals("master-1", first.masterId());
                 assertNotNull(first.timestamps().newRange(), "the first exchange brings a range");
                 assertEquals(first, channel.heartbeat(new HeartbeatRequest("otm-x", "otm-x@1", 1, TimestampReport.first(), null)),

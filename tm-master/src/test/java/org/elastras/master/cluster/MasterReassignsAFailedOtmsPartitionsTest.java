@@ -300,7 +300,7 @@ class MasterReassignsAFailedOtmsPartitionsTest {
         twin.close();
     }
 
-    private static void await(BooleanSupplier condition, long timeoutMs, String message) throws InterruptedException {
+    static void await(BooleanSupplier condition, long timeoutMs, String message) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
