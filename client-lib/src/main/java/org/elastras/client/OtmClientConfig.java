@@ -10,8 +10,9 @@ import org.elastras.client.protocol.ProtocolLimits;
  * @param requestTimeoutMs how long one call may take in all (queueing, sending, the server's work,
  *     the answer), in milliseconds; past it the call fails with {@code OUTCOME_UNKNOWN}
  * @param responseBytesMax the largest answer body accepted, in bytes
- * @param requestsQueuedMax the most calls waiting for a free HTTP/2 stream (and, separately, the
- *     most procedure calls waiting to be coalesced); more fail at once
+ * @param requestsQueuedMax the most calls in flight on a framed connection, or waiting for a free
+ *     HTTP/2 stream (and, separately, the most procedure calls waiting to be coalesced); more fail
+ *     at once
  * @param threadsMax the client's I/O thread pool size
  * @param callBatchCallsMax the most procedure calls coalesced into one {@code callBatch} request;
  *     1 sends every call as its own request (no coalescing)
