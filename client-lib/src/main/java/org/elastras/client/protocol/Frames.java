@@ -70,10 +70,10 @@ public final class Frames {
         return frame;
     }
 
-    /** A whole answer frame, length included. */
-    public static ByteBuffer answer(long id, boolean ok, byte[] body) {
-        ByteBuffer b = ByteBuffer.allocate(4 + ANSWER_HEADER_BYTES + body.length);
-        b.putInt(ANSWER_HEADER_BYTES + body.length).putLong(id).put((byte) (ok ? STATUS_OK : STATUS_ERROR)).put(body);
+    /** An answer frame's length, id and status, for a body of {@code bodyLength} bytes that follows it. */
+    public static ByteBuffer answerHeader(long id, boolean ok, int bodyLength) {
+        ByteBuffer b = ByteBuffer.allocate(4 + ANSWER_HEADER_BYTES);
+        b.putInt(ANSWER_HEADER_BYTES + bodyLength).putLong(id).put((byte) (ok ? STATUS_OK : STATUS_ERROR));
         return b.flip();
     }
 

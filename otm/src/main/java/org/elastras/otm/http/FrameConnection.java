@@ -272,7 +272,9 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
             if (counted) {
                 inFlight--;
             }
-            answers.queued.add(Frames.answer(id, answer.ok(), answer.bytes()));
+            // The body is written from the encoder's array as it is, after its header (one gathering write).
+            answers.queued.add(Frames.answerHeader(id, answer.ok(), answer.bytes().length));
+            answers.queued.add(ByteBuffer.wrap(answer.bytes()));
         }
         try {
             answers.iterate();
@@ -304,7 +306,7 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
 
     /** Writes the queued answers, all that are queued in one write, one write at a time. */
     private final class Answers extends IteratingCallback {
-        /** Guarded by this object's monitor (as {@code answers}): answers not yet written, oldest first. */
+        /** Guarded by this object's monitor (as {@code answers}): answers not yet written (a header and a body each, added together), oldest first. */
         private final ArrayDeque<ByteBuffer> queued = new ArrayDeque<>();
 
         @Override
