@@ -1649,15 +1649,20 @@ public final class TransactionManager {
      * Validates a read of part of a row by value: the newest value before {@code cts} must still
      * show what was read. That value is an adder's computed one not applied yet (adders compute in
      * CTS order, so the newest computed below {@code cts} includes every earlier add), else the
-     * newest applied version. A writer with a smaller CTS not applied yet, or a newer adder's value
-     * hiding an earlier one's, fails it as a full read would. REQUIRES: t.lock, t COMMITTING at cts.
+     * newest applied version. A writer that may commit below {@code cts} and is not applied yet
+     * (a coordinator whose adds became writes, a prepared branch) fails it only if the row it
+     * writes no longer shows what was read, and then the versions before it are checked too; a
+     * newer adder's value hiding an earlier one's fails it as a full read would. REQUIRES: t.lock,
+     * t COMMITTING at cts.
      */
     private void validateByValue(Transaction t, long cts, byte[] key, Predicate<byte[]> stillSeen) throws IOException {
         PartitionSlot slot = t.slot;
         Transaction holder = slot.intents.get(key);
-        if (holder != null && holder != t && holder.committedBefore(cts)) {
+        if (holder != null && holder != t && holder.committedBefore(cts) && !stillSeen.test(frozenWrite(holder, key))) {
             failValidation(t, cts, holder.id, holder.cts, holder + " committed a write to a row it read");
         }
+        // Past a holder whose row still shows what was read, the versions before it must too: the
+        // holder may yet be given up (a coordinator whose participant votes no, a branch).
         PartitionSlot.Computed computed = slot.computed.get(key);
         if (computed != null) {
             if (computed.cts() > cts) {
@@ -1678,6 +1683,21 @@ public final class TransactionManager {
         Version v = slot.store.getVersionNewerThan(key, t.snapshot, cts - 1);
         if (v != null && !stillSeen.test(v.isTombstone() ? null : v.value())) {
             failValidation(t, cts, 0, v.cts(), "a row it read was changed at CTS " + v.cts());
+        }
+    }
+
+    /**
+     * The value a committing or prepared {@code holder} writes to {@code key}, null for a delete or
+     * if it cannot be told. Its writes no longer change once it may commit ({@link
+     * Transaction#committedBefore}; a coordinator's adds became writes before that) and are only
+     * cleared when it ends, after its intents went: a concurrent end reads as null, which fails
+     * the validation as the holder's write once did.
+     */
+    private static byte[] frozenWrite(Transaction holder, byte[] key) {
+        try {
+            return holder.writes.get(key);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
