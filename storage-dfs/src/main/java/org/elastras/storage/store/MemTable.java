@@ -277,7 +277,7 @@ final class MemTable {
             });
             rest = unordered.toArray(new KeyVersions[0]);
         }
-        Arrays.sort(rest, (a, b) -> Version.compareKeys(a.key, b.key));
+        KeySort.sort(rest, h -> h.key);
         return versionsOf(merged(inOrder.iterator(), Arrays.asList(rest).iterator()));
     }
 
