@@ -22,6 +22,7 @@ final class CallWaits {
         WRITE_CAPACITY("room in the memtables"),
         BRANCH_OUTCOME("other transactions' branches"),
         OTHER_ADDERS("other adders of its rows"),
+        ROW_WRITERS("writers of rows it adds to"),
         OTHER_PARTITIONS("its branches on other partitions (their reads and writes, the commit across them)");
 
         final String what;

@@ -210,6 +210,62 @@ class CrossPartitionBranchesTest {
         assertEquals("branch", bed.read(OTHER, "k"));
     }
 
+    /**
+     * Two Payments of one warehouse for other warehouses' customers: both coordinators add to the
+     * warehouse row. The first turns its add into a write and waits for the second's add to end;
+     * the second, meeting the first's intent, takes its add off the row and waits for the first to
+     * end, then writes on top of it. Both commit; before session 29 the second aborted (CONFLICT)
+     * after its body and its branch had run.
+     */
+    @Test
+    void aCoordinatorMeetingAnotherCoordinatorsIntentStepsAsideAndCommitsAfterIt() throws Exception {
+        TransactionManager m = manager();
+        bed.write(HOME, "ytd", "0");
+        bed.write(OTHER, "c1", "100");
+        bed.write(OTHER, "c2", "100");
+        CommitTag tag1 = new CommitTag(System.currentTimeMillis(), 30);
+        long first = m.begin(HOME, Isolation.SERIALIZABLE, "first", tag1);
+        long branch1 = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "first", tag1, m.snapshotOf(first), COORDINATOR);
+        m.add(first, bytes("ytd"), plus(5));
+        m.put(branch1, bytes("c1"), bytes("95"));
+        CommitTag tag2 = new CommitTag(System.currentTimeMillis(), 31);
+        long second = m.begin(HOME, Isolation.SERIALIZABLE, "second", tag2);
+        long branch2 = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "second", tag2, m.snapshotOf(second), COORDINATOR);
+        m.add(second, bytes("ytd"), plus(7));
+        m.put(branch2, bytes("c2"), bytes("93"));
+
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<?> firstConverts = threads.submit(() -> {
+                m.prepareCoordinatorsAdds(first); // waits for the second's add
+                return null;
+            });
+            org.elastras.otm.server.LeaseKeeperTest.await(() -> m.intentsHeld(HOME) >= 1, 5_000,
+                    "the first coordinator's intent on the row");
+            java.util.concurrent.Future<long[]> secondConverts = threads.submit(() -> {
+                long[] waits = CallWaits.start();
+                m.prepareCoordinatorsAdds(second); // steps aside until the first ends
+                return waits.clone();
+            });
+            firstConverts.get(TransactionManager.ADDERS_WAIT_MS / 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+            assertFalse(secondConverts.isDone(), "the second waits for the first to end");
+            long cts1 = commitBoth(m, first, branch1);
+            assertTrue(m.decideBranch(branch1, true, cts1));
+            long[] waits = secondConverts.get(TransactionManager.ADDERS_WAIT_MS / 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+            assertTrue(waits[CallWaits.Cause.ROW_WRITERS.ordinal()] > 0, "the wait is accounted: " + CallWaits.describe(waits));
+            long cts2 = commitBoth(m, second, branch2);
+            assertTrue(m.decideBranch(branch2, true, cts2));
+            assertTrue(cts2 > cts1);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertEquals("12", bed.read(HOME, "ytd"));
+        assertEquals("95", bed.read(OTHER, "c1"));
+        assertEquals("93", bed.read(OTHER, "c2"));
+        assertEquals(0, m.intentsHeld(HOME));
+        assertEquals(0, m.intentsHeld(OTHER));
+    }
+
     /** Rows "tax:ytd" of the test below: an add to the ytd part, and whether a row still shows a tax. */
     private static java.util.function.UnaryOperator<byte[]> ytdPlus(int amount) {
         return v -> {
