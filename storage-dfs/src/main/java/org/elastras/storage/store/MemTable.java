@@ -32,8 +32,9 @@ import org.elastras.storage.wal.WalPosition;
  * it ({@link #scan}) and every new key's writer in it keeps it ordered from then on; groups no scan
  * reads are never ordered until the flush sorts their keys once ({@link #sortedScan}). (Ordered
  * inserts of new keys were 14 % of the OTM's CPU in the procedure benchmark, whose memtable sees no
- * scan, and ~11 % in TPC-C when one scan ordered every table; TPC-C scans ORDER_LINE and its index
- * tables, not STOCK, ORDERS, NEW_ORDER or HISTORY, whose new keys are now only hashed.)
+ * scan, and ~11 % in TPC-C when one scan ordered every table; TPC-C scans its index tables, not
+ * STOCK, ORDERS, ORDER_LINE, NEW_ORDER or HISTORY, whose new keys are now only hashed. The flush's
+ * sort of the unordered keys is {@link KeySort}.)
  *
  * <p>Thread-safe: any number of threads may add and read concurrently; iteration is weakly
  * consistent (sees a version added concurrently or not, never a torn one). A version is reachable
