@@ -1757,11 +1757,13 @@ public final class TransactionManager {
     }
 
     /**
-     * The value a committing or prepared {@code holder} writes to {@code key}, null for a delete or
-     * if it cannot be told. Its writes no longer change once it may commit ({@link
-     * Transaction#committedBefore}; a coordinator's adds became writes before that) and are only
-     * cleared when it ends, after its intents went: a concurrent end reads as null, which fails
-     * the validation as the holder's write once did.
+     * The value a committing or prepared {@code holder} writes to {@code key}, a key it holds the
+     * intent on; null for a delete or if it cannot be told. That entry no longer changes once the
+     * holder may commit ({@link Transaction#committedBefore}; a coordinator's adds became writes
+     * before that). The map itself may still change, unsynchronized: a local adder puts its
+     * computed rows in at commit (under other keys), and an ending holder clears it after its
+     * intents went. A read racing either can only miss the entry, which reads as null and fails
+     * the validation as the holder's write alone once did; it never yields another key's value.
      */
     private static byte[] frozenWrite(Transaction holder, byte[] key) {
         try {
