@@ -1414,12 +1414,6 @@ public final class TransactionManager {
     }
 
     /**
-     * Waits up to {@link #ADDERS_WAIT_MS} for every other adder of {@code key} to end. REQUIRES:
-     * t.lock, t holds the key's writer's intent (so no new adder stays).
-     *
-     * @return null once none is left, else one still adding
-     */
-    /**
      * Before a coordinator's adds become writes: while another transaction holds the writer's
      * intent on a row it adds to (most often another coordinator whose adds became writes first,
      * and which waits for this one's adds to end), it takes its adds off their rows, waits for that
@@ -1484,6 +1478,13 @@ public final class TransactionManager {
         return null;
     }
 
+    /**
+     * Waits up to {@link #ADDERS_WAIT_MS} for every other adder of {@code key} to end or step aside
+     * ({@link #stepAsideForWriters}). REQUIRES: t.lock, t holds the key's writer's intent (so no
+     * new adder stays).
+     *
+     * @return null once none is left, else one still adding
+     */
     private Transaction awaitOtherAdders(Transaction t, byte[] key) {
         if (!t.slot.addedByOther(key, t)) {
             return null;
