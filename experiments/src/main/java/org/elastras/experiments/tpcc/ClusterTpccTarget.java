@@ -164,6 +164,7 @@ public final class ClusterTpccTarget implements TpccTarget {
                 return c.admin().activeMasterId() != null;
             });
             createServingDatabase(client, router);
+            spreadOverOtms(client, otmIds);
             return new ClusterTpccTarget(zookeeper, master, provisioner, client, zkConnect, router, List.copyOf(otmIds),
                     writers);
         } catch (Exception | Error e) {
@@ -205,6 +206,39 @@ public final class ClusterTpccTarget implements TpccTarget {
         await("every partition of " + TpccSchema.DATABASE + " to serve", () -> {
             List<PartitionInfo> tpcc = client.admin().partitions(TpccSchema.DATABASE);
             return tpcc.size() == router.partitions() && tpcc.stream().allMatch(v -> v.state().equals("SERVING"));
+        });
+    }
+
+    /**
+     * Puts TPCC's partitions on distinct OTMs while there are OTMs without one, by a coordinated
+     * move of the still empty partition. The master places a new partition on the OTM with the
+     * fewest, ROOT and META included: when both catalog partitions were placed on the first OTM
+     * before the second registered, both warehouses went to the second (a CI run, session 29), and
+     * a run then measures one OTM and no transaction across OTMs.
+     */
+    private static void spreadOverOtms(ElasTrasClient client, List<String> otmIds) throws Exception {
+        List<PartitionInfo> tpcc = client.admin().partitions(TpccSchema.DATABASE);
+        java.util.Set<String> owners = new java.util.HashSet<>();
+        List<PartitionInfo> sharing = new ArrayList<>();
+        for (PartitionInfo p : tpcc) {
+            if (!owners.add(p.owner())) {
+                sharing.add(p);
+            }
+        }
+        List<String> without = new ArrayList<>(otmIds);
+        without.removeAll(owners);
+        int moves = Math.min(sharing.size(), without.size());
+        if (moves == 0) {
+            return;
+        }
+        for (int i = 0; i < moves; i++) {
+            client.admin().movePartition(sharing.get(i).partitionId(), without.get(i), false);
+        }
+        int spread = Math.min(tpcc.size(), otmIds.size());
+        await("TPCC's partitions to serve on " + spread + " OTMs", () -> {
+            List<PartitionInfo> now = client.admin().partitions(TpccSchema.DATABASE);
+            return now.stream().allMatch(v -> v.state().equals("SERVING"))
+                    && now.stream().map(PartitionInfo::owner).distinct().count() == spread;
         });
     }
 
