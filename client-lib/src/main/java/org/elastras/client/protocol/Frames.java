@@ -76,9 +76,4 @@ public final class Frames {
         b.putInt(ANSWER_HEADER_BYTES + bodyLength).putLong(id).put((byte) (ok ? STATUS_OK : STATUS_ERROR));
         return b.flip();
     }
-
-    /** The largest frame length (the 4-byte field) of a request whose body has at most {@code bodyBytesMax} bytes. */
-    public static long requestLengthMax(int bodyBytesMax) {
-        return (long) REQUEST_HEADER_BYTES + OPERATION_NAME_MAX + bodyBytesMax;
-    }
 }

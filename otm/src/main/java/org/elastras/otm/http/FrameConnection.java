@@ -73,7 +73,6 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
     private final ProtocolCalls calls;
     private final int callsMax;
     private final int bodyBytesMax;
-    private final long lengthMax;
     private final String client;
     private final Answers answers = new Answers();
     /** Read thread only: bytes read and not yet parsed, in Jetty's flush mode (position to limit). */
@@ -91,7 +90,6 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
         this.calls = calls;
         this.callsMax = callsMax;
         this.bodyBytesMax = calls.codec().bodyBytesMax();
-        this.lengthMax = Frames.requestLengthMax(bodyBytesMax);
         this.client = String.valueOf(endPoint.getRemoteSocketAddress()).replaceFirst("^/", "");
     }
 
@@ -176,7 +174,10 @@ final class FrameConnection extends AbstractConnection implements Connection.Upg
             if (nameLength == 0 || nameLength > Frames.OPERATION_NAME_MAX || nameLength > length - Frames.REQUEST_HEADER_BYTES) {
                 return refuse("an operation name of " + nameLength + " bytes");
             }
-            if (length > lengthMax) {
+            // The body's own length against the limit (not the frame's against the limit plus the
+            // longest name): a body just over the limit under a short name went to a worker, whose
+            // refusal could then come after the answers to later calls.
+            if (length - Frames.REQUEST_HEADER_BYTES - nameLength > bodyBytesMax) {
                 if (in.remaining() < 4 + Frames.REQUEST_HEADER_BYTES + nameLength) {
                     break;
                 }
