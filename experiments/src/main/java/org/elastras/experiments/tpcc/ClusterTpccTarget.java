@@ -12,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -218,7 +220,7 @@ public final class ClusterTpccTarget implements TpccTarget {
      */
     private static void spreadOverOtms(ElasTrasClient client, List<String> otmIds) throws Exception {
         List<PartitionInfo> tpcc = client.admin().partitions(TpccSchema.DATABASE);
-        java.util.Set<String> owners = new java.util.HashSet<>();
+        Set<String> owners = new HashSet<>();
         List<PartitionInfo> sharing = new ArrayList<>();
         for (PartitionInfo p : tpcc) {
             if (!owners.add(p.owner())) {

@@ -278,6 +278,31 @@ class CrossPartitionBranchesTest {
         return newer -> newer != null && string(newer).startsWith(tax + ":");
     }
 
+    /** A coordinator on HOME and its branch on OTHER, prepared up to its decision (CTS taken, votes not asked). */
+    private record Deciding(long home, long branch, PendingCommit decision) {
+    }
+
+    /**
+     * Begins coordinator {@code sequence}, lets {@code homeWork} write on HOME, writes the branch's
+     * {@code customer} on OTHER, prepares the branch and takes the coordinator's CTS.
+     */
+    private static Deciding deciding(TransactionManager m, int sequence, java.util.function.LongConsumer homeWork, String customer) {
+        CommitTag tag = new CommitTag(System.currentTimeMillis(), sequence);
+        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag);
+        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag, m.snapshotOf(home), COORDINATOR);
+        homeWork.accept(home);
+        m.put(branch, bytes("customer"), bytes(customer));
+        TransactionManager.BranchPrepared prepared = m.prepareBranch(branch);
+        return new Deciding(home, branch, m.prepareCoordinatedCommit(home, prepared.ctsAbove()));
+    }
+
+    /** The rest of a {@link Deciding}'s commit: the vote, the decision record, the branch told. */
+    private static void commitDecided(TransactionManager m, Deciding d) {
+        m.voteBranch(d.branch(), d.decision().cts());
+        m.log(List.of(d.decision()));
+        assertTrue(m.decideBranch(d.branch(), true, m.finishCommit(d.decision()).cts()));
+    }
+
     /**
      * A coordinator's adds become writes (above): a SERIALIZABLE reader of another part of the row
      * (TPC-C's New-Order reading W_TAX while a Payment for another warehouse's customer adds to
@@ -296,19 +321,14 @@ class CrossPartitionBranchesTest {
         long reader = m.begin(HOME, Isolation.SERIALIZABLE, "reader");
         assertEquals("7:0", string(m.get(reader, bytes("w"), taxStill("7"))));
         m.put(reader, bytes("order-1"), bytes("x"));
-        CommitTag tag = new CommitTag(System.currentTimeMillis(), 20);
-        long home = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag);
-        long branch = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag, m.snapshotOf(home), COORDINATOR);
-        m.add(home, bytes("w"), ytdPlus(5));
-        m.put(branch, bytes("customer"), bytes("95"));
-        m.prepareCoordinatorsAdds(home);
-        TransactionManager.BranchPrepared prepared = m.prepareBranch(branch);
-        PendingCommit decision = m.prepareCoordinatedCommit(home, prepared.ctsAbove());
+        Deciding first = deciding(m, 20, home -> {
+            m.add(home, bytes("w"), ytdPlus(5));
+            m.prepareCoordinatorsAdds(home);
+        }, "95");
         long readerCts = m.commit(reader).cts();
-        assertTrue(readerCts > decision.cts(), "the reader commits above the coordinator: " + readerCts + " vs " + decision.cts());
-        m.voteBranch(branch, decision.cts());
-        m.log(List.of(decision));
-        assertTrue(m.decideBranch(branch, true, m.finishCommit(decision).cts()));
+        assertTrue(readerCts > first.decision().cts(), "the reader commits above the coordinator: " + readerCts + " vs "
+                + first.decision().cts());
+        commitDecided(m, first);
         assertEquals("7:5", bed.read(HOME, "w"));
         assertEquals("x", bed.read(HOME, "order-1"));
         assertEquals("95", bed.read(OTHER, "customer"));
@@ -317,18 +337,10 @@ class CrossPartitionBranchesTest {
         long reader2 = m.begin(HOME, Isolation.SERIALIZABLE, "reader2");
         assertEquals("7:5", string(m.get(reader2, bytes("w"), taxStill("7"))));
         m.put(reader2, bytes("order-2"), bytes("x"));
-        CommitTag tag2 = new CommitTag(System.currentTimeMillis(), 21);
-        long home2 = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag2);
-        long branch2 = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag2, m.snapshotOf(home2), COORDINATOR);
-        m.put(home2, bytes("w"), bytes("8:5"));
-        m.put(branch2, bytes("customer"), bytes("90"));
-        TransactionManager.BranchPrepared prepared2 = m.prepareBranch(branch2);
-        PendingCommit decision2 = m.prepareCoordinatedCommit(home2, prepared2.ctsAbove());
+        Deciding second = deciding(m, 21, home -> m.put(home, bytes("w"), bytes("8:5")), "90");
         assertEquals(TransactionException.Reason.SERIALIZATION_FAILURE,
                 assertThrows(TransactionException.class, () -> m.commit(reader2)).reason());
-        m.voteBranch(branch2, decision2.cts());
-        m.log(List.of(decision2));
-        assertTrue(m.decideBranch(branch2, true, m.finishCommit(decision2).cts()));
+        commitDecided(m, second);
         assertNull(bed.read(HOME, "order-2"));
 
         // The coordinator's row shows the tax read, a version committed before it does not.
@@ -336,17 +348,11 @@ class CrossPartitionBranchesTest {
         assertEquals("8:5", string(m.get(reader3, bytes("w"), taxStill("8"))));
         m.put(reader3, bytes("order-3"), bytes("x"));
         bed.write(HOME, "w", "9:5");
-        CommitTag tag3 = new CommitTag(System.currentTimeMillis(), 22);
-        long home3 = m.begin(HOME, Isolation.SERIALIZABLE, "c", tag3);
-        long branch3 = m.beginBranch(OTHER, Isolation.SERIALIZABLE, "c", tag3, m.snapshotOf(home3), COORDINATOR);
-        m.put(home3, bytes("w"), bytes("8:5"));
-        m.put(branch3, bytes("customer"), bytes("85"));
-        TransactionManager.BranchPrepared prepared3 = m.prepareBranch(branch3);
-        PendingCommit decision3 = m.prepareCoordinatedCommit(home3, prepared3.ctsAbove());
+        Deciding third = deciding(m, 22, home -> m.put(home, bytes("w"), bytes("8:5")), "85");
         assertEquals(TransactionException.Reason.SERIALIZATION_FAILURE,
                 assertThrows(TransactionException.class, () -> m.commit(reader3)).reason());
-        m.abandon(decision3, "test: a participant voted no");
-        assertTrue(m.decideBranch(branch3, false, 0));
+        m.abandon(third.decision(), "test: a participant voted no");
+        assertTrue(m.decideBranch(third.branch(), false, 0));
         assertEquals("9:5", bed.read(HOME, "w"));
         assertNull(bed.read(HOME, "order-3"));
         assertEquals("90", bed.read(OTHER, "customer"));
