@@ -23,14 +23,16 @@ import org.elastras.storage.wal.WalPosition;
  * (what a recovery would have to replay if this memtable were lost).
  *
  * <p>Layout: each key has one {@link KeyVersions} holding its versions here, newest CTS first, as
- * an immutable list. The holders are in a hash table ({@link HolderTable}), for point lookups and
- * for adding a version of a key already here: most of a transaction's work is point reads and
- * writes, and a seek in an ordered map is ~2 log2(n) key compares, each a chain of cache misses,
- * where the hash table is one hash and a compare. The ordered map of the holders, which scans need,
- * is built by group: the keys that share their first two bytes (zero-padded; an OTM's storage keys
- * begin with their table's id, so a group is a table). The first scan that reads a group orders
- * it ({@link #scan}) and every new key's writer in it keeps it ordered from then on; groups no scan
- * reads are never ordered until the flush sorts their keys once ({@link #sortedScan}). (Ordered
+ * an immutable list of records in this memtable's {@link VersionArena} (so that a write stores no
+ * reference into an old holder; reads and scans get copies). The holders are in a hash table
+ * ({@link HolderTable}), for point lookups and for adding a version of a key already here: most
+ * of a transaction's work is point reads and writes, and a seek in an ordered map is ~2 log2(n)
+ * key compares, each a chain of cache misses, where the hash table is one hash and a compare. The
+ * ordered map of the holders, which scans need, is built by group: the keys that share their first
+ * two bytes (zero-padded; an OTM's storage keys begin with their table's id, so a group is a
+ * table). The first scan that reads a group orders it ({@link #scan}) and every new key's writer
+ * in it keeps it ordered from then on; groups no scan reads are never ordered until the flush
+ * sorts their keys once ({@link #sortedScan}). (Ordered
  * inserts of new keys were 14 % of the OTM's CPU in the procedure benchmark, whose memtable sees no
  * scan, and ~11 % in TPC-C when one scan ordered every table; TPC-C scans its index tables, not
  * STOCK, ORDERS, ORDER_LINE, NEW_ORDER or HISTORY, whose new keys are now only hashed. The flush's
@@ -47,6 +49,8 @@ final class MemTable {
     /** The last group: keys beginning 0xFF 0xFF. */
     private static final int GROUP_LAST = 0xFFFF;
 
+    /** The versions' records. */
+    private final VersionArena arena = new VersionArena();
     /** Every key here to its versions: the holder in this table is the key's only holder. */
     private final HolderTable<KeyVersions> byKey = new HolderTable<>();
     /**
@@ -119,7 +123,7 @@ final class MemTable {
 
     private boolean addVersion(Version version) {
         KeyVersions holder = byKey.getOrInsert(version.key(), HolderTable.hash(version.key()), KeyVersions::new);
-        boolean added = holder.add(version);
+        boolean added = holder.add(arena, version);
         if (!holder.indexed) {
             // Whoever adds to a holder sees it ordered before returning, not only the writer that
             // made it: another writer of the same key may add to it and return first.
@@ -214,14 +218,9 @@ final class MemTable {
         if (holder == null || holder.headCts <= afterCts) {
             return null;
         }
-        // The head first, then the chain: a writer sets them in the other order.
-        Version head = holder.head;
-        if (head != null && head.cts() <= snapshotCts) {
-            return head;
-        }
-        for (Chain c = holder.newest; c != null; c = c.older) {
-            if (c.cts <= snapshotCts) {
-                return c.version;
+        for (long r = holder.newest; r != VersionArena.NONE; r = arena.older(r)) {
+            if (arena.cts(r) <= snapshotCts) {
+                return arena.version(holder.key, r);
             }
         }
         return null;
@@ -372,16 +371,19 @@ final class MemTable {
         }
     }
 
-    private static CloseableIterator<Version> versionsOf(Iterator<KeyVersions> keys) {
+    private CloseableIterator<Version> versionsOf(Iterator<KeyVersions> keys) {
         return new CloseableIterator<>() {
-            private Chain next;
+            private byte[] key;
+            private long next = VersionArena.NONE;
 
             @Override
             public boolean hasNext() {
-                while (next == null && keys.hasNext()) {
-                    next = keys.next().newest;
+                while (next == VersionArena.NONE && keys.hasNext()) {
+                    KeyVersions h = keys.next();
+                    key = h.key;
+                    next = h.newest;
                 }
-                return next != null;
+                return next != VersionArena.NONE;
             }
 
             @Override
@@ -389,8 +391,8 @@ final class MemTable {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                Version v = next.version;
-                next = next.older;
+                Version v = arena.version(key, next);
+                next = arena.older(next);
                 return v;
             }
 
@@ -425,17 +427,14 @@ final class MemTable {
     }
 
     /**
-     * One key's versions here. Readers read without locks; writers add under the holder's monitor.
-     * The newest version and its CTS are kept in the holder too (written after the chain, the CTS
-     * last), so that a read at a snapshot the newest version is visible to, or a look for versions
-     * newer than one the key has not passed, reads no chain link.
+     * One key's versions here: the address of its newest record in the memtable's arena (each
+     * record names the next older one), and that record's CTS. Readers read without locks;
+     * writers add under the holder's monitor, the record first, then its address, the CTS last.
      */
     private static final class KeyVersions extends HolderTable.Entry {
-        /** Newest CTS first; null until the first version is added. */
-        volatile Chain newest;
-        /** The chain's first version, or null. */
-        volatile Version head;
-        /** The head's CTS, -1 without one; only grows. */
+        /** Newest CTS first; {@link VersionArena#NONE} until the first version is added. */
+        volatile long newest = VersionArena.NONE;
+        /** The newest record's CTS, -1 without one; only grows. */
         volatile long headCts = -1;
         /** Set once the holder is in the ordered map (so writers stop looking). */
         volatile boolean indexed;
@@ -444,65 +443,42 @@ final class MemTable {
             super(key);
         }
 
-        /** Adds {@code v} in CTS order; false if the same version is here already. */
-        synchronized boolean add(Version v) {
-            Chain c = newest;
-            while (c != null && c.cts > v.cts()) {
-                c = c.older;
+        /**
+         * Adds {@code v} in CTS order; false if the same version is here already. Commits apply
+         * nearly in CTS order, so a version older than the newest here is rare: the records newer
+         * than it are appended again above it (records are immutable; the old copies stay unread).
+         */
+        synchronized boolean add(VersionArena arena, Version v) {
+            long at = newest;
+            int newer = 0;
+            while (at != VersionArena.NONE && arena.cts(at) > v.cts()) {
+                newer++;
+                at = arena.older(at);
             }
-            if (c != null && c.cts == v.cts()) {
-                if (!c.version.equals(v)) {
-                    throw new IllegalStateException("two different values for the same (key, cts): " + c.version
-                            + " and " + v);
+            if (at != VersionArena.NONE && arena.cts(at) == v.cts()) {
+                if (!arena.valueEquals(at, v.value())) {
+                    throw new IllegalStateException("two different values for the same (key, cts): "
+                            + arena.version(key, at) + " and " + v);
                 }
                 return false;
             }
-            Chain chain = Chain.insert(newest, v);
-            newest = chain;
-            if (chain.version != head) {
-                head = chain.version;
-                headCts = chain.cts;
+            long head = arena.append(v.cts(), at, v.value());
+            if (newer > 0) {
+                long[] above = new long[newer];
+                long r = newest;
+                for (int i = 0; i < newer; i++) {
+                    above[i] = r;
+                    r = arena.older(r);
+                }
+                for (int i = newer - 1; i >= 0; i--) {
+                    head = arena.append(arena.cts(above[i]), head, arena.value(above[i]));
+                }
+            }
+            newest = head;
+            if (newer == 0) {
+                headCts = v.cts();
             }
             return true;
-        }
-    }
-
-    /**
-     * One key's versions, newest CTS first, as an immutable linked list: readers walk it without
-     * locks; {@link #insert} builds a new head (commits apply nearly in CTS order, so it copies
-     * at most the few versions newer than the inserted one).
-     */
-    private static final class Chain {
-        final Version version;
-        /** The version's CTS, here so that a lookup skipping newer versions reads no version. */
-        final long cts;
-        final Chain older;
-
-        Chain(Version version, Chain older) {
-            this.version = version;
-            this.cts = version.cts();
-            this.older = older;
-        }
-
-        /** The chain with {@code v} in its place. REQUIRES: no version with v's CTS in {@code chain}. */
-        static Chain insert(Chain chain, Version v) {
-            int newer = 0;
-            Chain rest = chain;
-            while (rest != null && rest.cts > v.cts()) {
-                newer++;
-                rest = rest.older;
-            }
-            Version[] prefix = new Version[newer];
-            Chain c = chain;
-            for (int i = 0; i < newer; i++) {
-                prefix[i] = c.version;
-                c = c.older;
-            }
-            Chain head = new Chain(v, rest);
-            for (int i = newer - 1; i >= 0; i--) {
-                head = new Chain(prefix[i], head);
-            }
-            return head;
         }
     }
 }
