@@ -2,7 +2,7 @@ import json,sys,subprocess
 # lmtab.py RUN...: one row per live-move run, with the OTMs' young pauses
 print("| run | arm | tpmC | unavailable median / max | per-second p99 steady -> with a move (nearby) | moved warehouse in a move's second | each other warehouse in a move's second | each warehouse, steady seconds | OTM young pauses in the last 125 s: count, sum, p50 / p90 / max |")
 print("|---|---|---:|---|---|---|---|---|---|")
-ARMS={'AR1':'arena','AR2':'arena','AR3':'arena','H02':'base','H03':'base','H04':'base','HT1':'table only','H01':'base','G0':'base'}
+ARMS={'AR1':'arena','AR2':'arena','AR3':'arena','H02':'base','H03':'base','H04':'base','HT1':'table only','H01':'base','G0':'base','AR3':'arena (final)'}
 for r in sys.argv[1:]:
     d=json.load(open(f'/tmp/s30/lm-{r}/livemove.json'))
     st=d['tpcc_p99_ms_steady']; mv=d['tpcc_p99_ms_moving']
