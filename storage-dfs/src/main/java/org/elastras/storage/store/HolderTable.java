@@ -73,10 +73,11 @@ final class HolderTable<H extends HolderTable.Entry> {
      * is published after its chunks are copied; a chunk is never replaced.
      */
     private volatile Entry[][] chunks = new Entry[4][];
-    /** Holders inserted and visible to {@link #forEach}: written, with release, after each insert. */
-    private volatile int published;
-    /** Keys held; guarded by this. */
-    private int size;
+    /**
+     * Keys held, which is the next holder's number: written (by inserts, under this monitor) with
+     * release after each insert, so {@link #forEach} sees every holder below it.
+     */
+    private volatile int size;
 
     /** The hash of {@code key} as this table uses it: never 0 (an empty slot). */
     static int hash(byte[] key) {
@@ -150,7 +151,6 @@ final class HolderTable<H extends HolderTable.Entry> {
         cs[chunk][number & CHUNK_MASK] = holder;
         place(s, hash, number);
         size = number + 1;
-        published = size;
         return holder;
     }
 
@@ -188,7 +188,7 @@ final class HolderTable<H extends HolderTable.Entry> {
      */
     @SuppressWarnings("unchecked")
     void forEach(Consumer<H> action) {
-        int n = published;
+        int n = size;
         Entry[][] cs = chunks;
         for (int i = 0; i < n; i++) {
             action.accept((H) cs[i >>> CHUNK_SHIFT][i & CHUNK_MASK]);
@@ -196,7 +196,7 @@ final class HolderTable<H extends HolderTable.Entry> {
     }
 
     /** Keys held. */
-    synchronized int size() {
+    int size() {
         return size;
     }
 }

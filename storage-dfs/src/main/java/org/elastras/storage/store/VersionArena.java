@@ -112,8 +112,10 @@ final class VersionArena {
 
     /** A copy of the record's value; null for a tombstone. */
     byte[] value(long address) {
-        byte[] chunk = chunk(address);
-        int offset = (int) address;
+        return value(chunk(address), (int) address);
+    }
+
+    private static byte[] value(byte[] chunk, int offset) {
         int length = (int) INTS.get(chunk, offset + 16);
         return length < 0 ? null : Arrays.copyOfRange(chunk, offset + HEADER_BYTES, offset + HEADER_BYTES + length);
     }
@@ -129,8 +131,10 @@ final class VersionArena {
         return Arrays.equals(chunk, offset + HEADER_BYTES, offset + HEADER_BYTES + length, value, 0, value.length);
     }
 
-    /** The record as a version of {@code key}. */
+    /** The record as a version of {@code key}: its chunk looked up once for the CTS and the value. */
     Version version(byte[] key, long address) {
-        return new Version(key, cts(address), value(address));
+        byte[] chunk = chunk(address);
+        int offset = (int) address;
+        return new Version(key, (long) LONGS.get(chunk, offset), value(chunk, offset));
     }
 }
