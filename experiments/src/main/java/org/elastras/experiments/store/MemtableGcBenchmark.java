@@ -173,7 +173,7 @@ public final class MemtableGcBenchmark {
     }
 
     /** A storage key as an OTM makes them: two bytes of table id, then the row's key. */
-    private static byte[] key(int table, int id) {
+    static byte[] key(int table, int id) {
         return new byte[] {(byte) (table >>> 8), (byte) table, 1, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8),
             (byte) id};
     }

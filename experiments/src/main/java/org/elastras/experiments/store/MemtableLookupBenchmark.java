@@ -9,14 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.elastras.experiments.ResultFiles;
 import org.elastras.storage.dfs.Dfs;
 import org.elastras.storage.dfs.LocalDfs;
 import org.elastras.storage.sstable.BlockCache;
-import org.elastras.storage.store.MemtableBudget;
 import org.elastras.storage.store.PartitionStore;
 import org.elastras.storage.store.StoreEnvironment;
 import org.elastras.storage.store.StoreOptions;
@@ -66,14 +62,14 @@ public final class MemtableLookupBenchmark {
             throw new IllegalArgumentException("--keys, --lookups and --rounds must be at least 1");
         }
         Path dir = Files.createTempDirectory("elastras-memtable-lookup-bench");
-        ExecutorService maintenance = Executors.newSingleThreadExecutor();
         double[] hits = new double[rounds];
         double[] misses = new double[rounds];
         try (Dfs dfs = LocalDfs.open(dir)) {
+            // No maintenance executor and a memtable bound above what the keys take: nothing is
+            // ever flushed, every read looks into this one memtable.
             long bytes = (long) keys * 256 + (64L << 20);
             PartitionStore store = PartitionStore.open(dfs, "data/bench", StoreOptions.DEFAULT.withMemtableBytesMax(bytes),
-                    new StoreEnvironment(new BlockCache(0), maintenance, () -> 0L, key -> false,
-                            () -> System.nanoTime() / 1_000_000, new MemtableBudget(2 * bytes)));
+                    new StoreEnvironment(new BlockCache(0), null, () -> 0L));
             try {
                 store.finishRecovery(WalCursor.fixed("bench", WalPosition.START));
                 List<Version> versions = new ArrayList<>(100);
@@ -82,7 +78,7 @@ public final class MemtableLookupBenchmark {
                     versions.clear();
                     cts++;
                     for (int i = k; i < Math.min(keys, k + 100); i++) {
-                        versions.add(new Version(key(i * 2), cts, VALUE));
+                        versions.add(new Version(MemtableGcBenchmark.key(1, i * 2), cts, VALUE));
                     }
                     store.apply("bench", new WalPosition(0, cts), versions);
                 }
@@ -97,8 +93,6 @@ public final class MemtableLookupBenchmark {
                 store.close();
             }
         } finally {
-            maintenance.shutdown();
-            maintenance.awaitTermination(1, TimeUnit.MINUTES);
             ResultFiles.deleteTree(dir);
         }
         double hit = median(hits);
@@ -128,7 +122,7 @@ public final class MemtableLookupBenchmark {
         for (int done = 0; done < lookups; done += batch.length) {
             int n = Math.min(batch.length, lookups - done);
             for (int i = 0; i < n; i++) {
-                batch[i] = key(random.nextInt(keys) * 2 + parity);
+                batch[i] = MemtableGcBenchmark.key(1, random.nextInt(keys) * 2 + parity);
             }
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
@@ -151,10 +145,5 @@ public final class MemtableLookupBenchmark {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
-    }
-
-    /** A storage key as an OTM makes them: two bytes of table id, then the row's key. */
-    private static byte[] key(int id) {
-        return new byte[] {0, 1, 1, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
     }
 }
