@@ -2,6 +2,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.*;
 import java.util.*;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /** Does a big file's fsync stall small fsyncs of another file on the same ext4 disk? */
 public class FsyncEntangle {
@@ -12,11 +14,10 @@ public class FsyncEntangle {
         Files.createDirectories(dir);
         FileChannel wal = FileChannel.open(dir.resolve("wal"), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         List<long[]> lat = Collections.synchronizedList(new ArrayList<>());
-        volatile_stop[0] = false;
         Thread t = new Thread(() -> {
             ByteBuffer rec = ByteBuffer.allocate(200);
             try {
-                while (!volatile_stop[0]) {
+                while (!STOP.get()) {
                     rec.clear();
                     long s = System.nanoTime();
                     wal.write(rec);
@@ -27,7 +28,8 @@ public class FsyncEntangle {
             } catch (Exception e) { throw new RuntimeException(e); }
         });
         t.start();
-        Thread.sleep(1000);
+        // A baseline of small syncs before the first big file.
+        awaitUpTo(10_000, () -> lat.size() >= 100);
         for (int round = 0; round < 3; round++) {
             long bs = System.nanoTime();
             try (FileChannel big = FileChannel.open(dir.resolve("big" + round), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -43,7 +45,12 @@ public class FsyncEntangle {
                 big.force(false);
             }
             long be = System.nanoTime();
-            Thread.sleep(1000);
+            // The "after" window is [be + 0.3 s, be + 1 s): wait until a sync began past its end.
+            awaitUpTo(10_000, () -> {
+                synchronized (lat) {
+                    return !lat.isEmpty() && lat.get(lat.size() - 1)[0] >= be + 1_000_000_000L;
+                }
+            });
             List<long[]> seen;
             synchronized (lat) {
                 seen = new ArrayList<>(lat);
@@ -54,8 +61,20 @@ public class FsyncEntangle {
                 bigMb, chunkMb, (be - bs) / 1_000_000, during.length, during[during.length / 2], during[(int) (during.length * 0.99)], during[during.length - 1],
                 after.length, after[after.length / 2], after[(int) (after.length * 0.99)], after[after.length - 1]);
         }
-        volatile_stop[0] = true;
+        STOP.set(true);
         t.join();
     }
-    static final boolean[] volatile_stop = new boolean[1];
+
+    private static final AtomicBoolean STOP = new AtomicBoolean();
+
+    /** Waits until {@code condition} holds, checking every millisecond; fails after {@code ms}. */
+    private static void awaitUpTo(long ms, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the small syncs stalled for " + ms + " ms");
+            }
+            Thread.sleep(1);
+        }
+    }
 }
