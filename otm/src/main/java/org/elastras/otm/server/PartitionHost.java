@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -101,8 +102,15 @@ final class PartitionHost {
     static final String WARMUP_DATABASE = "ELASTRAS_WARMUP";
     /** Its one partition's id: no catalog allocates it (ids count up from the catalog's own). */
     static final long WARMUP_PARTITION_ID = Long.MAX_VALUE;
-    /** Opens and closes of the scratch partition. */
+    /** Opens and closes of the scratch partition, and live copies of it received and served. */
     static final int WARMUP_ROUNDS = 3;
+    /** The origin the warm-up's live copies name (and the host of the catalog write they cannot make). */
+    static final String WARMUP_ORIGIN = "warm-up";
+    /** A warm-up copy's batches: two shipped while it fills, the last with its finish. */
+    static final int WARMUP_COPY_BATCHES = 3;
+    /** Commits in each batch of a warm-up copy, and keys in each commit. */
+    static final int WARMUP_COPY_COMMITS = 8;
+    static final int WARMUP_COPY_KEYS = 2;
     /** Locks serialising opens and closes by partition id (a power of two). */
     private static final int LIFECYCLE_STRIPES = 64;
 
@@ -270,26 +278,36 @@ final class PartitionHost {
     }
 
     /**
-     * Runs the partition open path once on scratch data ({@link StoreWarmup}), so that the first
-     * partition opened here (often the first one moved into a freshly started OTM) opens on warm
-     * code. A failure only costs that speed: it is logged and the OTM starts anyway.
+     * Runs the partition open path once on scratch data ({@link StoreWarmup}), then the open and
+     * close above the store and the destination's side of a live move on a scratch partition, so
+     * that the first partition opened or received here (often the first one moved into a freshly
+     * started OTM) runs on warm code. A failure only costs that speed: it is logged and the OTM
+     * starts anyway.
+     *
+     * @return the shipped versions the warm-up's live copies served (read back from each copy once
+     *     it served), 0 if the warm-up failed
      */
-    void warmUp() {
+    int warmUp() {
         long started = System.nanoTime();
         try {
             int versions = StoreWarmup.run(dfs, warmupDirectory(walId), environment);
             long storeWarm = System.nanoTime();
-            warmUpOpenAndClose();
+            long[] opened = new long[1];
+            int copied = warmUpPartitionPaths(opened);
             long done = System.nanoTime();
             LOG.info(() -> "warmed the partition open path in " + (done - started) / 1_000_000 + " ms (the store on "
                     + versions + " scratch versions " + (storeWarm - started) / 1_000_000 + " ms, then "
-                    + WARMUP_ROUNDS + " opens and closes of a scratch partition " + (done - storeWarm) / 1_000_000 + " ms)");
+                    + WARMUP_ROUNDS + " opens and closes of a scratch partition " + (opened[0] - storeWarm) / 1_000_000
+                    + " ms and " + WARMUP_ROUNDS + " live copies of it received and served, " + copied
+                    + " versions shipped, " + (done - opened[0]) / 1_000_000 + " ms)");
+            return copied;
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "warming the partition open path failed; the first open here will be slower", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             LOG.warning("interrupted while warming the partition open path");
         }
+        return 0;
     }
 
     /**
@@ -297,10 +315,14 @@ final class PartitionHost {
      * only meanwhile, whose one partition (in this OTM's warm-up directory) is opened and closed as
      * a move opens and closes one: table access, recovery, the transaction manager's slot, serving,
      * the drain and the hand-over's flush. On a cold JVM under load these took 50-70 ms of a first
-     * open's 120 ms (BENCHMARKS.md, "First moves into a new OTM"). REQUIRES: no lease yet (nothing
-     * else is opened here, and no client knows this OTM).
+     * open's 120 ms (BENCHMARKS.md, "First moves into a new OTM"). Then live copies of the same
+     * partition ({@link #warmUpLiveCopy}). REQUIRES: no lease yet (nothing else is opened here, and
+     * no client knows this OTM).
+     *
+     * @param opened set to when the opens and closes were done ({@link System#nanoTime})
+     * @return the shipped versions the live copies served
      */
-    private void warmUpOpenAndClose() throws IOException, InterruptedException {
+    private int warmUpPartitionPaths(long[] opened) throws IOException, InterruptedException {
         DatabaseSchema schema = DatabaseSchema.tree(WARMUP_DATABASE)
                 .root("SCRATCH", t -> t.column("ID", ColumnType.BIGINT).column("NAME", ColumnType.varchar(32)).key("ID"))
                 .child("SCRATCH_LINE", t -> t.column("ID", ColumnType.BIGINT).column("LINE", ColumnType.INT)
@@ -313,19 +335,105 @@ final class PartitionHost {
         }
         List<Object> startKey = List.of(0L);
         List<Object> endKey = List.of(1_000L);
+        KeyRange range = range(schema, startKey, endKey);
         hostLock.readLock().lock();
         try {
             dfs.delete(directory);
             for (int round = 0; round < WARMUP_ROUNDS; round++) {
-                openLocked(schema, range(schema, startKey, endKey), WARMUP_PARTITION_ID, startKey, endKey, directory,
-                        System.nanoTime());
+                openLocked(schema, range, WARMUP_PARTITION_ID, startKey, endKey, directory, System.nanoTime());
                 closeLocked(WARMUP_PARTITION_ID, false);
             }
+            opened[0] = System.nanoTime();
+            int copied = 0;
+            for (int round = 0; round < WARMUP_ROUNDS; round++) {
+                copied += warmUpLiveCopy(schema, range, startKey, endKey, directory, round);
+            }
+            return copied;
         } finally {
+            Incoming left = incoming.remove(WARMUP_PARTITION_ID);
+            if (left != null) {
+                left.store.close();
+            }
             hostLock.readLock().unlock();
             databases.remove(name, schema);
+            retention.release(WARMUP_PARTITION_ID);
+            handedOff.remove(WARMUP_PARTITION_ID);
             dfs.delete(directory);
         }
+    }
+
+    /**
+     * The destination's side of a live move, on the scratch partition: its copy received (opened
+     * from the DFS), filled with two batches of made-up commits (logged in this OTM's log as a
+     * move's are, under the scratch partition's id, which no catalog allocates and so no recovery
+     * replays), finished with its last commits and a catalog write that finds no catalog, then
+     * opened from the copy as the master would, read back and closed. The first live move into a
+     * freshly started OTM ran all of this cold inside the move's pause: 40-85 ms, against 20-29 ms
+     * from a run's third move on (BENCHMARKS.md, session 31). REQUIRES: as {@link
+     * #warmUpPartitionPaths}, the host lock, and the scratch partition on the DFS, not served.
+     *
+     * @return the shipped versions read back from the served copy
+     */
+    private int warmUpLiveCopy(DatabaseSchema schema, KeyRange range, List<Object> startKey, List<Object> endKey,
+            String directory, int round) throws IOException, InterruptedException {
+        long id = WARMUP_PARTITION_ID;
+        long sequence = PartitionStore.readManifest(dfs, directory).sequence();
+        receive(schema, new ReceivePartitionRequest(schema.name(), id, startKey, endKey, WARMUP_ORIGIN, sequence), directory);
+        Incoming in = incoming(id);
+        List<List<ShippedCommit>> batches = new ArrayList<>(WARMUP_COPY_BATCHES);
+        for (int b = 0; b < WARMUP_COPY_BATCHES; b++) {
+            batches.add(warmUpCommits(round, b));
+        }
+        for (int b = 0; b < WARMUP_COPY_BATCHES - 1; b++) {
+            ship(new ShipVersionsRequest(id, b + 1, batches.get(b)), true);
+        }
+        CatalogHandOver nowhere = new CatalogHandOver(WARMUP_ORIGIN, 1, WARMUP_DATABASE, id, List.of((long) round));
+        FinishIncomingResponse finished = finishIncoming(new FinishIncomingRequest(id, WARMUP_COPY_BATCHES,
+                batches.get(WARMUP_COPY_BATCHES - 1), nowhere), () -> {
+                    throw new IllegalStateException("the warm-up has no catalog to write");
+                });
+        if (finished.handOver() == null || finished.handOver().recorded()) {
+            throw new IllegalStateException("the warm-up's catalog write to nowhere was not refused: " + finished.handOver());
+        }
+        openLocked(schema, range, id, startKey, endKey, directory, System.nanoTime());
+        Served s = served.get(id);
+        if (s == null || s.store() != in.store) {
+            throw new IllegalStateException("the warm-up's live copy of its scratch partition was not the one served");
+        }
+        int read = 0;
+        for (List<ShippedCommit> batch : batches) {
+            for (ShippedCommit c : batch) {
+                for (int k = 0; k < c.keys().size(); k++) {
+                    if (!Arrays.equals(c.values().get(k), s.store().get(c.keys().get(k), Long.MAX_VALUE))) {
+                        throw new IllegalStateException("the warm-up's live copy lost a shipped version");
+                    }
+                    read++;
+                }
+            }
+        }
+        closeLocked(id, false);
+        return read;
+    }
+
+    /** Batch {@code batch} of a warm-up copy: each round writes the same keys, at timestamps above the last round's. */
+    private static List<ShippedCommit> warmUpCommits(int round, int batch) {
+        List<ShippedCommit> commits = new ArrayList<>(WARMUP_COPY_COMMITS);
+        for (int c = 0; c < WARMUP_COPY_COMMITS; c++) {
+            List<byte[]> keys = new ArrayList<>(WARMUP_COPY_KEYS);
+            List<byte[]> values = new ArrayList<>(WARMUP_COPY_KEYS);
+            for (int k = 0; k < WARMUP_COPY_KEYS; k++) {
+                keys.add(String.format("warm-up/%d/%d/%d", batch, c, k).getBytes(StandardCharsets.US_ASCII));
+                byte[] value = new byte[40];
+                value[0] = (byte) round;
+                value[1] = (byte) batch;
+                value[2] = (byte) c;
+                value[3] = (byte) k;
+                values.add(value);
+            }
+            long cts = 1 + round * (long) WARMUP_COPY_BATCHES * WARMUP_COPY_COMMITS + batch * (long) WARMUP_COPY_COMMITS + c;
+            commits.add(new ShippedCommit(cts, keys, values));
+        }
+        return commits;
     }
 
     /** The directory recovery reads the log {@code log} from: the fenced one once the master moved it. */
@@ -463,6 +571,11 @@ final class PartitionHost {
      * @return false if either wait timed out
      */
     private boolean awaitTimestamps(long partitionId, long cts, String how) throws InterruptedException {
+        if (partitionId == WARMUP_PARTITION_ID) {
+            // The warm-up's live copies carry timestamps of its own, made up before this OTM has
+            // a range (nor does it need one: nothing but the warm-up reads them).
+            return true;
+        }
         long started = System.nanoTime();
         boolean lifted = timestamps.liftAbove(cts, OPEN_TIMESTAMP_WAIT_MS);
         long liftedAt = System.nanoTime();
@@ -768,6 +881,11 @@ final class PartitionHost {
     /** Opens a copy of a partition that a live move will fill (see {@link #moveOut}). */
     void receive(ReceivePartitionRequest r) throws IOException {
         DatabaseSchema schema = database(r.database());
+        receive(schema, r, PartitionDirectories.of(schema.name(), r.partitionId()));
+    }
+
+    /** @param directory where the partition's files are */
+    private void receive(DatabaseSchema schema, ReceivePartitionRequest r, String directory) throws IOException {
         KeyRange range = range(schema, r.startKey(), r.endKey());
         long partitionId = r.partitionId();
         hostLock.readLock().lock();
@@ -785,8 +903,7 @@ final class PartitionHost {
                     throw new ElasTrasException(ErrorCode.OVERLOADED, "this OTM receives " + INCOMING_MAX
                             + " partitions already; retry the move later");
                 }
-                PartitionStore store = PartitionStore.open(dfs, PartitionDirectories.of(schema.name(), partitionId),
-                        storeOptions, environment);
+                PartitionStore store = PartitionStore.open(dfs, directory, storeOptions, environment);
                 if (store.manifest().sequence() != r.manifestSequence()) {
                     long found = store.manifest().sequence();
                     store.close();

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An OTM warms its partition open path before it takes its lease by opening and closing a
- * scratch partition of a scratch database: that path really runs (its manifests are written in
- * the OTM's warm-up directory), and it leaves nothing behind: no schema, no served partition, no
+ * scratch partition of a scratch database, and the destination's side of a live move by
+ * receiving copies of it: those paths really run (their manifests are written in the OTM's
+ * warm-up directory, and every version shipped to a copy is read back from it once it serves),
+ * and they leave nothing behind: no schema, no served partition, no
  * scratch files, and not one segment of the OTM's log deleted (an old log of the same OTM id may
  * still be waiting for the master to recover it).
  */
@@ -69,20 +71,24 @@ class TheOpenPathWarmUpLeavesNothingBehindTest {
         assertTrue(segmentsBefore.size() >= 2, "the old log's segment and the new one: " + segmentsBefore);
         int createdBefore = dfs.created.size();
 
-        host.warmUp();
+        int copied = host.warmUp();
+
+        assertEquals(PartitionHost.WARMUP_ROUNDS * PartitionHost.WARMUP_COPY_BATCHES * PartitionHost.WARMUP_COPY_COMMITS
+                * PartitionHost.WARMUP_COPY_KEYS, copied, "every round's live copy served every version shipped to it");
 
         String scratch = PartitionHost.warmupDirectory("otm-t") + "/partition/";
         long scratchManifests = dfs.created.subList(createdBefore, dfs.created.size()).stream()
                 .filter(p -> p.startsWith(scratch) && p.contains("MANIFEST"))
                 .count();
-        assertTrue(scratchManifests >= 2L * PartitionHost.WARMUP_ROUNDS, "each round recovers and hands over the scratch"
-                + " partition, a manifest each; written: " + dfs.created.subList(createdBefore, dfs.created.size()));
+        assertTrue(scratchManifests >= 4L * PartitionHost.WARMUP_ROUNDS, "each round recovers and hands over the scratch"
+                + " partition, then begins a live copy of it and hands that over, a manifest each; written: " + dfs.created.subList(createdBefore, dfs.created.size()));
         assertEquals(segmentsBefore, dfs.list(WalNames.liveDirectory("otm-t")), "no log segment was deleted");
         assertFalse(dfs.exists(PartitionHost.warmupDirectory("otm-t")), "the scratch files are gone");
         assertEquals(ErrorCode.UNKNOWN_DATABASE, assertThrows(ElasTrasException.class,
                 () -> host.database(PartitionHost.WARMUP_DATABASE)).code(), "the scratch schema is gone");
         assertEquals(ErrorCode.NOT_OWNER, assertThrows(ElasTrasException.class,
                 () -> host.served(PartitionHost.WARMUP_PARTITION_ID)).code(), "the scratch partition serves nowhere");
+        assertFalse(host.receiving(PartitionHost.WARMUP_PARTITION_ID), "no copy of it is left");
         host.registerDatabase(BANK);
         host.open("BANK", 1, null, null);
         RowTransaction read = host.served(1).access().begin(transactions, Isolation.SNAPSHOT, "test");
