@@ -1,6 +1,7 @@
 package org.elastras.client;
 
 import java.util.Collection;
+import java.util.List;
 import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.DropIncomingRequest;
@@ -81,7 +82,12 @@ public final class OtmClient implements AutoCloseable {
      * new OTM does not build them: see {@link ProtocolCodec#warmUp}.
      */
     public static void warmUp(OtmClientConfig config, Collection<Operation> operations) {
-        new ProtocolCodec(config.responseBytesMax(), ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT).warmUp(operations);
+        warmUp(config, operations, List.of());
+    }
+
+    /** As {@link #warmUp(OtmClientConfig, Collection)}, with sample messages: see {@link ProtocolCodec#warmUp(Collection, Collection)}. */
+    public static void warmUp(OtmClientConfig config, Collection<Operation> operations, Collection<? extends Record> samples) {
+        new ProtocolCodec(config.responseBytesMax(), ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT).warmUp(operations, samples);
     }
 
     /**

@@ -97,6 +97,11 @@ public final class ProtocolServer implements AutoCloseable {
         codec.warmUp(operations);
     }
 
+    /** As {@link #warmUp(Collection)}, with sample messages: see {@link ProtocolCodec#warmUp(Collection, Collection)}. */
+    public void warmUp(Collection<Operation> operations, Collection<? extends Record> samples) {
+        codec.warmUp(operations, samples);
+    }
+
     /**
      * Binds and starts serving.
      *

@@ -190,7 +190,7 @@ public final class OtmNode implements AutoCloseable {
             // Before the lease: nothing is opened here until the master sees this OTM, and the
             // first partition moved here opens on warm code.
             node.partitions.warmUp();
-            node.http.warmUp(PeerOtms.SENT_IN_MOVES);
+            node.http.warmUp(PeerOtms.SENT_IN_MOVES, PeerOtms.samplesSentInMoves());
             node.peers.warmUp();
             String registration = "{\"host\":\"" + config.host() + "\",\"port\":" + node.http.port() + ",\"run\":\""
                     + node.walId + "\",\"startedMs\":" + System.currentTimeMillis() + "}";

@@ -1,8 +1,10 @@
 package org.elastras.otm.server;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -12,7 +14,20 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.elastras.client.OtmClient;
 import org.elastras.client.OtmClientConfig;
+import org.elastras.client.protocol.CallResponse;
+import org.elastras.client.protocol.CatalogHandOver;
+import org.elastras.client.protocol.DropIncomingRequest;
+import org.elastras.client.protocol.DropIncomingResponse;
+import org.elastras.client.protocol.FinishIncomingRequest;
+import org.elastras.client.protocol.FinishIncomingResponse;
+import org.elastras.client.protocol.HandOverOutcome;
 import org.elastras.client.protocol.Operation;
+import org.elastras.client.protocol.ReceivePartitionRequest;
+import org.elastras.client.protocol.ReceivePartitionResponse;
+import org.elastras.client.protocol.ShipVersionsRequest;
+import org.elastras.client.protocol.ShipVersionsResponse;
+import org.elastras.client.protocol.ShippedCommit;
+import org.elastras.otm.catalog.PartitionRowSwap;
 
 /**
  * Clients of the other OTMs this one talks to as a cross-partition coordinator, one per address,
@@ -83,7 +98,34 @@ final class PeerOtms implements AutoCloseable {
      * move's pause, tens of milliseconds a type.
      */
     void warmUp() {
-        OtmClient.warmUp(config, SENT_IN_MOVES);
+        OtmClient.warmUp(config, SENT_IN_MOVES, samplesSentInMoves());
+    }
+
+    /**
+     * One message of each kind a live move's pause sends and answers between OTMs, shaped as a
+     * move's (nested lists, byte strings, the hand-over's catalog write and its outcome), for the
+     * codecs' warm-up ({@link org.elastras.client.protocol.ProtocolCodec#warmUp(java.util.Collection,
+     * java.util.Collection)}): the first finish a fresh OTM sent or answered ran their code cold.
+     */
+    static List<Record> samplesSentInMoves() {
+        ShippedCommit commit = new ShippedCommit(1_000_001L, List.of(new byte[18], new byte[26]),
+                List.of(new byte[60], new byte[120]));
+        // A PARTITIONS row: database, start key, id, end key, owner, state, epoch, record, writer.
+        List<Object> row = Arrays.asList("TPCC", new byte[9], 3L, new byte[9], "otm-2", 1, 4L,
+                "{\"host\":\"127.0.0.1\",\"port\":9000}", "master-1/0000000001");
+        List<Object> swapArgs = PartitionRowSwap.args(List.of(new PartitionRowSwap.Version(3, "otm-1")), row);
+        CatalogHandOver handOver = new CatalogHandOver("127.0.0.1", 9_000, "META", 2, swapArgs);
+        return List.of(
+                new ReceivePartitionRequest("TPCC", 3, List.of(1L), List.of(2L), "otm-1", 7, "127.0.0.1", 9_000),
+                new ReceivePartitionResponse(),
+                new ShipVersionsRequest(3, 1, List.of(commit, commit)),
+                new ShipVersionsResponse(4),
+                new FinishIncomingRequest(3, 2, List.of(commit), handOver),
+                new FinishIncomingResponse(8, new HandOverOutcome(true, 3, true, 2, 1_700_000_000_000L, null), 5),
+                new DropIncomingRequest(3),
+                new DropIncomingResponse(true),
+                PartitionRowSwap.request("META", 2, swapArgs),
+                new CallResponse(List.of(PartitionRowSwap.Outcome.SWAPPED.name()), 1_000_002L, 1));
     }
 
     /** The client of the OTM at {@code host:port}. */

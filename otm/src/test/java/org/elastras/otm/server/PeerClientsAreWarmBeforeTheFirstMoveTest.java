@@ -46,6 +46,22 @@ class PeerClientsAreWarmBeforeTheFirstMoveTest {
     }
 
     @Test
+    void theWarmUpSamplesCoverEveryMessageOfAPauseAndSurviveTheirRoundTrips() {
+        List<Record> samples = PeerOtms.samplesSentInMoves();
+        for (Operation op : new Operation[] {Operation.RECEIVE_PARTITION, Operation.SHIP_VERSIONS, Operation.FINISH_INCOMING,
+                Operation.DROP_INCOMING, Operation.CALL}) {
+            for (Class<?> type : List.of(op.requestType(), op.responseType())) {
+                assertTrue(samples.stream().anyMatch(s -> s.getClass() == type), "a sample of " + type.getSimpleName());
+            }
+        }
+        FinishIncomingRequest finish = samples.stream().filter(FinishIncomingRequest.class::isInstance)
+                .map(FinishIncomingRequest.class::cast).findFirst().orElseThrow();
+        assertTrue(finish.handOver() != null && !finish.lastCommits().isEmpty(), "the finish sample carries a hand-over and last commits");
+        // Throws if one does not decode to what encodes to the same bytes.
+        new ProtocolCodec().warmUp(PeerOtms.SENT_IN_MOVES, samples);
+    }
+
+    @Test
     void aHandOverOfAnySizeNeedsNoWriterTheFirstOneDidNotBuild() throws Exception {
         OtmClientConfig config = new OtmClientConfig(2_000, 30_000, 3 * 1024 * 1024 + 29, 64, 4);
         ProtocolCodec codec = new ProtocolCodec(config.responseBytesMax(), ProtocolCodec.NESTING_DEPTH_MAX_DEFAULT);
