@@ -10,10 +10,13 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -238,6 +241,9 @@ public final class LiveMoveExperiment {
 
         List<MoveRecord> moves = Collections.synchronizedList(new ArrayList<>());
         long measureStartNanos = System.nanoTime() + (long) (warmup * 1e9);
+        // Every OTM that owned a partition of the database in this run: a move's destination is one
+        // of them other than the partition's owner, even once the other owns nothing of it.
+        Set<String> otmsSeen = new LinkedHashSet<>();
         Thread mover = new Thread(() -> {
             int n = 0;
             long next = measureStartNanos + moveEveryMs * 1_000_000 / 2;
@@ -256,7 +262,8 @@ public final class LiveMoveExperiment {
                 n++;
                 lastMovedWarehouse.set(w);
                 movedThisSecond.set(true);
-                moves.add(moveOne(client, w, live, movingWarehouse, probeMaxMicros[w], probeStartedNanos[w], probeErrors));
+                moves.add(moveOne(client, w, live, otmsSeen, movingWarehouse, probeMaxMicros[w], probeStartedNanos[w],
+                        probeErrors));
                 movedThisSecond.set(true);
             }
         }, "mover");
@@ -312,17 +319,21 @@ public final class LiveMoveExperiment {
                 TpccBenchmark.loadAverage());
     }
 
-    /** Moves warehouse {@code w}'s partition to the other OTM and waits until it serves there. */
-    private static MoveRecord moveOne(ElasTrasClient client, int w, boolean live, AtomicLong movingWarehouse,
-            AtomicLong probeMax, AtomicLong probeStarted, AtomicLong probeErrors) {
+    /**
+     * Moves warehouse {@code w}'s partition to another OTM of {@code otmsSeen} (to which this adds
+     * the partitions' owners now) and waits until it serves there.
+     */
+    private static MoveRecord moveOne(ElasTrasClient client, int w, boolean live, Set<String> otmsSeen,
+            AtomicLong movingWarehouse, AtomicLong probeMax, AtomicLong probeStarted, AtomicLong probeErrors) {
         PartitionInfo p = partitionOf(client, w);
-        String to = client.admin().partitions(TpccSchema.DATABASE).stream().map(PartitionInfo::owner)
-                .filter(o -> o != null && !o.equals(p.owner())).findFirst().orElse(null);
+        client.admin().partitions(TpccSchema.DATABASE).stream().map(PartitionInfo::owner).filter(o -> o != null)
+                .forEach(otmsSeen::add);
+        String to = otmsSeen.stream().filter(o -> !o.equals(p.owner())).findFirst().orElse(null);
         long startEpochMs = System.currentTimeMillis();
         long start = System.nanoTime();
         if (to == null) {
             return new MoveRecord(p.partitionId(), w, live, p.owner(), "?", start, start, startEpochMs, 0, 0, 0,
-                    "no other OTM owns a partition");
+                    "no other OTM owned a partition in this run");
         }
         long errorsBefore = probeErrors.get();
         probeMax.set(0);
@@ -369,8 +380,8 @@ public final class LiveMoveExperiment {
     }
 
     /**
-     * Partition id -> [unavailable ms or "", breakdown, total ms] of each of its moves, in the order
-     * the master finished them, from the master's log.
+     * Partition id -> [unavailable ms or "", breakdown, total ms, from, to] of each of its moves, in
+     * the order the master finished them, from the master's log.
      */
     private static Map<Long, List<String[]>> masterAccount(Path log) throws IOException {
         Map<Long, List<String[]>> byPartition = new LinkedHashMap<>();
@@ -381,15 +392,41 @@ public final class LiveMoveExperiment {
             Matcher m = MOVED.matcher(line.trim());
             if (m.find()) {
                 byPartition.computeIfAbsent(Long.parseLong(m.group(1)), k -> new ArrayList<>())
-                        .add(new String[] {m.group(5) == null ? "" : m.group(5), m.group(6), m.group(4)});
+                        .add(new String[] {m.group(5) == null ? "" : m.group(5), m.group(6), m.group(4), m.group(2), m.group(3)});
             }
         }
         return byPartition;
     }
 
+    /**
+     * The master's account of each move, in the order of {@code moves}: the first of the
+     * partition's accounts not yet taken, made later than the ones taken, that names the same
+     * origin and destination; none ({@code ["", "", ""]}) for a move the master did not finish,
+     * such as one never asked for. The mover makes one move at a time, so a partition's moves end
+     * in the order they were made.
+     */
+    static List<String[]> accounts(List<MoveRecord> moves, Map<Long, List<String[]>> master) {
+        Map<Long, Integer> next = new HashMap<>();
+        List<String[]> out = new ArrayList<>(moves.size());
+        for (MoveRecord m : moves) {
+            List<String[]> accounts = master.getOrDefault(m.partitionId(), List.of());
+            String[] found = new String[] {"", "", ""};
+            for (int k = next.getOrDefault(m.partitionId(), 0); k < accounts.size(); k++) {
+                String[] a = accounts.get(k);
+                if (a[3].equals(m.from()) && a[4].equals(m.to())) {
+                    found = a;
+                    next.put(m.partitionId(), k + 1);
+                    break;
+                }
+            }
+            out.add(found);
+        }
+        return out;
+    }
+
     private static void report(Path out, TpccScale scale, int terminals, Run r, Map<Long, List<String[]>> master,
             List<ConsistencyViolation> afterLoad, List<ConsistencyViolation> afterRun) throws IOException {
-        Map<Long, Integer> seen = new LinkedHashMap<>();
+        List<String[]> accountOf = accounts(r.moves(), master);
         StringBuilder csv = new StringBuilder("partition,warehouse,mode,from,to,request_to_serving_ms,master_unavailable_ms,"
                 + "probe_max_ms,probe_errors,error,master_breakdown\n");
         List<Long> liveUnavailable = new ArrayList<>();
@@ -397,14 +434,16 @@ public final class LiveMoveExperiment {
         List<Long> coordinatedProbe = new ArrayList<>();
         List<Long> coordinatedDuration = new ArrayList<>();
         List<Long> liveDuration = new ArrayList<>();
-        long moveErrors = 0;
-        for (MoveRecord m : r.moves()) {
-            // The mover makes one move at a time: a partition's moves end in the order they were made.
-            int k = seen.merge(m.partitionId(), 1, Integer::sum) - 1;
-            List<String[]> accounts = master.getOrDefault(m.partitionId(), List.of());
-            String[] account = k < accounts.size() ? accounts.get(k) : new String[] {"", "", ""};
+        long probeErrorsMoving = 0;
+        long movesFailed = 0;
+        for (int i = 0; i < r.moves().size(); i++) {
+            MoveRecord m = r.moves().get(i);
+            String[] account = accountOf.get(i);
             String unavailable = account[0];
-            if (m.live()) {
+            probeErrorsMoving += m.probeErrors();
+            if (m.error() != null) {
+                movesFailed++;
+            } else if (m.live()) {
                 liveProbe.add(m.probeMaxMs());
                 liveDuration.add(m.requestToServingMs());
                 if (!unavailable.isEmpty()) {
@@ -415,7 +454,6 @@ public final class LiveMoveExperiment {
                 coordinatedDuration.add(m.requestToServingMs());
                 unavailable = Long.toString(m.requestToServingMs());
             }
-            moveErrors += m.probeErrors() + (m.error() == null ? 0 : 1);
             csv.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%s,%d,%d,%s,\"%s\"%n", m.partitionId(), m.warehouse(),
                     m.live() ? "live" : "coordinated", m.from(), m.to(), m.requestToServingMs(), unavailable, m.probeMaxMs(),
                     m.probeErrors(), m.error() == null ? "" : m.error().replace(',', ';'), account[1].replace('"', '\'')));
@@ -478,7 +516,8 @@ public final class LiveMoveExperiment {
                         + " max %s ms%n"
                         + "coordinated moves: %d, request-to-serving (= unavailable) median %s ms (max %s); slowest probe"
                         + " median %s ms, max %s ms%n"
-                        + "client-visible failures: %d probe errors, %d during moves; p99 latency: TPC-C per-second p99"
+                        + "client-visible failures: %d probe errors, %d of them during moves; moves that failed: %d (the"
+                        + " CSV's error column says why); p99 latency: TPC-C per-second p99"
                         + " (median over seconds) %.1f ms steady vs %.1f ms in seconds with a move (%+.0f%%; against the"
                         + " seconds without a move within 3 s of each: median %+.0f%%); probes p99 %.1f ms steady vs %.1f ms"
                         + " on a moving partition%n"
@@ -491,7 +530,7 @@ public final class LiveMoveExperiment {
                 verdict(afterLoad), verdict(afterRun),
                 liveDuration.size(), median(liveDuration), max(liveDuration), median(liveUnavailable), max(liveUnavailable),
                 median(liveProbe), max(liveProbe), coordinatedDuration.size(), median(coordinatedDuration),
-                max(coordinatedDuration), median(coordinatedProbe), max(coordinatedProbe), r.probeErrors(), moveErrors,
+                max(coordinatedDuration), median(coordinatedProbe), max(coordinatedProbe), r.probeErrors(), probeErrorsMoving, movesFailed,
                 tpccSteady, tpccMoving, tpccSteady > 0 ? (tpccMoving / tpccSteady - 1) * 100 : 0,
                 localRatio > 0 ? (localRatio - 1) * 100 : 0, probeSteady, probeMoving,
                 medianValue(movedTxn), medianValue(movedP99), medianValue(restMovingTxnPerWarehouse), medianValue(restMovingP99),
@@ -501,7 +540,7 @@ public final class LiveMoveExperiment {
         String json = String.format(Locale.ROOT, "{\"scale\": \"%s\", \"terminals_per_warehouse\": %d,"
                         + " \"offered_txn_per_s\": %.1f, \"tpmC\": %.1f,"
                         + " \"txn_per_s\": %.2f, \"failed_transactions\": %d, \"probe_errors\": %d,"
-                        + " \"live_moves\": %d, \"live_unavailable_ms_median\": %s, \"live_unavailable_ms_max\": %s,"
+                        + " \"moves_failed\": %d, \"live_moves\": %d, \"live_unavailable_ms_median\": %s, \"live_unavailable_ms_max\": %s,"
                         + " \"live_probe_max_ms_median\": %s, \"coordinated_moves\": %d, \"coordinated_unavailable_ms_median\": %s,"
                         + " \"coordinated_probe_max_ms_median\": %s, \"tpcc_p99_ms_steady\": %.2f, \"tpcc_p99_ms_moving\": %.2f,"
                         + " \"tpcc_p99_moving_vs_nearby_ratio_median\": %.3f, \"probe_p99_ms_steady\": %.2f,"
@@ -513,7 +552,7 @@ public final class LiveMoveExperiment {
                         + " \"consistent_after_load\": %s,"
                         + " \"consistent_after_run\": %s, \"load_average_before\": \"%s\", \"load_average_after\": \"%s\"}%n",
                 scale.describe(), terminals, r.offeredTxnPerSecond(), r.tpcc().tpmC(), r.tpcc().transactionsPerSecond(), r.tpcc().failed(),
-                r.probeErrors(), liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
+                r.probeErrors(), movesFailed, liveDuration.size(), median(liveUnavailable), max(liveUnavailable), median(liveProbe),
                 coordinatedDuration.size(), median(coordinatedDuration), median(coordinatedProbe), tpccSteady, tpccMoving,
                 localRatio, probeSteady, probeMoving, medianValue(movedTxn), medianValue(movedP99),
                 medianValue(restMovingTxnPerWarehouse), medianValue(restMovingP99), medianValue(restSteadyTxnPerWarehouse),
