@@ -1,8 +1,8 @@
 package org.elastras.client;
 
+import java.net.URI;
 import java.util.Collection;
 import java.util.List;
-import java.net.URI;
 import org.elastras.client.protocol.AbortRequest;
 import org.elastras.client.protocol.DropIncomingRequest;
 import org.elastras.client.protocol.DropIncomingResponse;
