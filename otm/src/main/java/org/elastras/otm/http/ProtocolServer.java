@@ -90,14 +90,9 @@ public final class ProtocolServer implements AutoCloseable {
     }
 
     /**
-     * Builds the readers and writers of these operations now rather than on their first request:
-     * see {@link ProtocolCodec#warmUp}.
+     * Builds the readers and writers of these operations now rather than on their first request,
+     * and runs them on the sample messages: see {@link ProtocolCodec#warmUp(Collection, Collection)}.
      */
-    public void warmUp(Collection<Operation> operations) {
-        codec.warmUp(operations);
-    }
-
-    /** As {@link #warmUp(Collection)}, with sample messages: see {@link ProtocolCodec#warmUp(Collection, Collection)}. */
     public void warmUp(Collection<Operation> operations, Collection<? extends Record> samples) {
         codec.warmUp(operations, samples);
     }
