@@ -78,8 +78,6 @@ public final class OtmNode implements AutoCloseable {
     private final String walId;
     private final WalWriter wal;
     private final ExecutorService maintenance;
-    /** Background compactions, paced: apart from the flushes so that a long one never holds a flush up. */
-    private final ExecutorService compactions;
     private final ScheduledExecutorService timer;
     private final TransactionManager transactions;
     private final PartitionHost partitions;
@@ -126,11 +124,9 @@ public final class OtmNode implements AutoCloseable {
         this.transactions = new TransactionManager(wal, unapplied, timestamps, snapshots, limits,
                 () -> System.nanoTime() / 1_000_000);
         this.maintenance = Executors.newSingleThreadExecutor(daemon("otm-maintenance"));
-        this.compactions = Executors.newSingleThreadExecutor(daemon("otm-compaction"));
-        StoreEnvironment environment = new StoreEnvironment(new BlockCache(BLOCK_CACHE_BYTES), maintenance, compactions,
-                StoreEnvironment.COMPACTION_DUTY_CYCLE_DEFAULT, transactions::gcHorizon,
-                CommitTag.expiry(System::currentTimeMillis, CommitId.RETENTION_MS), () -> System.nanoTime() / 1_000_000,
-                config.memtableBudget());
+        StoreEnvironment environment = new StoreEnvironment(new BlockCache(BLOCK_CACHE_BYTES), maintenance,
+                transactions::gcHorizon, CommitTag.expiry(System::currentTimeMillis, CommitId.RETENTION_MS),
+                () -> System.nanoTime() / 1_000_000, config.memtableBudget());
         GlobalTables globals = new GlobalTables(10_000_000, new org.elastras.otm.txn.GlobalTableFiles(dfs));
         ProcedureRegistry registry = new ProcedureRegistry(1_000);
         for (ProcedureLibrary library : ServiceLoader.load(ProcedureLibrary.class)) {
@@ -448,7 +444,6 @@ public final class OtmNode implements AutoCloseable {
         }
         partitions.abandonAll();
         maintenance.shutdownNow();
-        compactions.shutdownNow();
         zk.close();
         try {
             dfs.close();

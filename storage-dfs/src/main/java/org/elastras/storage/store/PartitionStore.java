@@ -66,8 +66,6 @@ public final class PartitionStore implements Closeable {
     private final ReentrantLock flushLock = new ReentrantLock();
     /** Serialises compactions with each other. */
     private final ReentrantLock compactionLock = new ReentrantLock();
-    /** A paced compaction rests on this monitor ({@link #restFromCompaction}). */
-    private final Object compactionRest = new Object();
     /** Serialises manifest writes and view installs; guards manifest, nextFileNumber, owner, state. */
     private final ReentrantLock installLock = new ReentrantLock();
     private final Condition flushed = installLock.newCondition();
@@ -333,14 +331,12 @@ public final class PartitionStore implements Closeable {
     }
 
     /**
-     * Stops flushes and compactions (waiting for a flush under way to end; a compaction under way
-     * is given up at its next version, its rest cut short) until
+     * Stops flushes and compactions (waiting for one under way to end) until
      * {@link #resumeMaintenance}: while another OTM copies this partition live, no table it opened
      * may be deleted and no manifest written. Writers keep applying; the memtable grows meanwhile.
      */
     public void pauseMaintenance() {
         maintenancePaused = true;
-        wakeCompaction();
         flushLock.lock();
         flushLock.unlock();
         compactionLock.lock();
@@ -792,15 +788,6 @@ public final class PartitionStore implements Closeable {
      * @return false if there was nothing to compact
      */
     public boolean compact(long horizonCts) throws IOException {
-        return compact(horizonCts, CompactionPacer.unpaced());
-    }
-
-    /**
-     * {@link #compact(long)} at the pace {@code pacer} sets; given up (false, nothing changed) as
-     * soon as maintenance pauses or the store closes, so a live move or a close never waits for a
-     * slow compaction to end.
-     */
-    private boolean compact(long horizonCts, CompactionPacer pacer) throws IOException {
         compactionLock.lock();
         try {
             checkOpen("compact");
@@ -827,13 +814,7 @@ public final class PartitionStore implements Closeable {
                     sources.add(t.reader().scan(null));
                 }
                 long fileNumber = allocateFileNumber();
-                TableHandle merged;
-                try {
-                    merged = writeTable(fileNumber, new PacedVersions(new MergingIterator(sources), pacer), gc);
-                } catch (CompactionGivenUp e) {
-                    LOG.fine(() -> "compaction of " + directory + " given up: " + e.getMessage());
-                    return false;
-                }
+                TableHandle merged = writeTable(fileNumber, new MergingIterator(sources), gc);
                 Set<TableHandle> replaced = new HashSet<>(input.tables);
                 StoreView next = null;
                 installLock.lock();
@@ -871,8 +852,7 @@ public final class PartitionStore implements Closeable {
                 }
                 long in = inBytes;
                 LOG.info(() -> "compacted " + directory + ": " + input.tables.size() + " tables of " + in / 1024 + " KiB into "
-                        + merged.info().fileBytes() / 1024 + " KiB (" + gc.droppedCount() + " versions dropped) in " + tookMs
-                        + " ms, " + pacer.restedNanos() / 1_000_000 + " ms of it resting");
+                        + merged.info().fileBytes() / 1024 + " KiB (" + gc.droppedCount() + " versions dropped) in " + tookMs + " ms");
                 scanDeadEntriesSkippedAtLastCompaction = scanDeadEntriesSkipped.sum();
                 scanTableEntriesReadAtLastCompaction = scanTableEntriesRead.sum();
                 lastCompactionMs.set(environment.nowMs());
@@ -1017,86 +997,15 @@ public final class PartitionStore implements Closeable {
         });
     }
 
-    /**
-     * The pace of a background compaction: the environment's share of a core, unless the tables
-     * piled up to twice the trigger (compactions fell behind the flushes): then as fast as it goes.
-     */
-    private CompactionPacer backgroundPacer() {
-        if (view.tables.size() >= 2 * options.compactionTablesTrigger()) {
-            return CompactionPacer.unpaced();
-        }
-        return new CompactionPacer(environment.compactionDutyCycle(), System::nanoTime, this::restFromCompaction);
-    }
-
-    /** A paced compaction's rest; cut short when maintenance pauses or the store closes. */
-    private void restFromCompaction(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
-        synchronized (compactionRest) {
-            for (long left = nanos; left > 0 && !maintenancePaused && state == State.OPEN; left = deadline - System.nanoTime()) {
-                TimeUnit.NANOSECONDS.timedWait(compactionRest, left);
-            }
-        }
-    }
-
-    /** Ends a paced compaction's rest now, so that it sees it is no longer wanted. */
-    private void wakeCompaction() {
-        synchronized (compactionRest) {
-            compactionRest.notifyAll();
-        }
-    }
-
-    /** A compaction stopped part way: maintenance paused, the store closed, or its thread interrupted. */
-    private static final class CompactionGivenUp extends RuntimeException {
-        CompactionGivenUp(String why) {
-            super(why, null, false, false);
-        }
-    }
-
-    /** The merged versions a compaction writes, paced, and given up when the store stops wanting them. */
-    private final class PacedVersions implements CloseableIterator<Version> {
-        private final CloseableIterator<Version> in;
-        private final CompactionPacer pacer;
-
-        PacedVersions(CloseableIterator<Version> in, CompactionPacer pacer) {
-            this.in = in;
-            this.pacer = pacer;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return in.hasNext();
-        }
-
-        @Override
-        public Version next() {
-            if (maintenancePaused || state != State.OPEN) {
-                throw new CompactionGivenUp(maintenancePaused ? "maintenance paused" : "store " + state);
-            }
-            try {
-                pacer.worked();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CompactionGivenUp("interrupted");
-            }
-            return in.next();
-        }
-
-        @Override
-        public void close() {
-            in.close();
-        }
-    }
-
     private void scheduleCompaction(CompactionCause cause) {
-        var executor = environment.compactions();
+        var executor = environment.maintenance();
         if (executor == null || state != State.OPEN || !compactionScheduled.compareAndSet(false, true)) {
             return;
         }
         executor.execute(() -> {
             compactionScheduled.set(false);
             try {
-                if (state == State.OPEN && compact(environment.gcHorizonCts(), backgroundPacer())
-                        && cause == CompactionCause.DEAD_ENTRIES) {
+                if (state == State.OPEN && compact(environment.gcHorizonCts()) && cause == CompactionCause.DEAD_ENTRIES) {
                     compactionsForDeadEntries.incrementAndGet();
                 }
             } catch (IOException e) {
@@ -1213,7 +1122,6 @@ public final class PartitionStore implements Closeable {
                 return;
             }
             state = State.CLOSED;
-            wakeCompaction();
             StoreView last = view;
             long frozenBytes = 0;
             for (MemTable m : last.frozen) {

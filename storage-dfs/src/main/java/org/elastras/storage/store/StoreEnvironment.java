@@ -8,20 +8,14 @@ import org.elastras.storage.sstable.BlockCache;
 
 /**
  * What every partition store of one process shares: the block cache, the memtable budget, a
- * source of cache ids that are unique among its tables, the executors that run background flushes
- * and compactions and how fast compactions may go, the garbage-collection horizon of the
- * transaction manager above, and a monotonic clock.
+ * source of cache ids that are unique among its tables, the executor that runs background flushes
+ * and compactions, the garbage-collection horizon of the transaction manager above, and a
+ * monotonic clock.
  *
  * <p>Thread-safe. {@code gcHorizonCts} must return a timestamp such that no current or future
  * reader uses an older snapshot, and every version with a CTS at or below it has been applied.
  */
 public final class StoreEnvironment {
-
-    /**
-     * The share of a core a background compaction takes by default: a compaction of a partition
-     * that would take a core for most of a second takes a quarter of one for a few seconds.
-     */
-    public static final double COMPACTION_DUTY_CYCLE_DEFAULT = 0.25;
 
     private final BlockCache blockCache;
     private final AtomicLong nextCacheId = new AtomicLong(1);
@@ -30,8 +24,6 @@ public final class StoreEnvironment {
     private final Predicate<byte[]> expired;
     private final LongSupplier monotonicClockMs;
     private final MemtableBudget memtableBudget;
-    private final Executor compactions;
-    private final double compactionDutyCycle;
 
     /**
      * @param maintenance runs background flushes and compactions; null: only explicit calls do
@@ -64,28 +56,10 @@ public final class StoreEnvironment {
      */
     public StoreEnvironment(BlockCache blockCache, Executor maintenance, LongSupplier gcHorizonCts,
             Predicate<byte[]> expired, LongSupplier monotonicClockMs, MemtableBudget memtableBudget) {
-        this(blockCache, maintenance, maintenance, 1, gcHorizonCts, expired, monotonicClockMs, memtableBudget);
-    }
-
-    /**
-     * @param maintenance runs background flushes; null: only explicit calls do
-     * @param compactions runs background compactions (a thread of their own keeps a long
-     *     compaction from holding up a flush that writers wait for); null: only explicit calls do
-     * @param compactionDutyCycle the share of one core a background compaction may take, in
-     *     (0, 1] (1: as fast as it goes); explicit {@link PartitionStore#compact} calls are not paced
-     */
-    public StoreEnvironment(BlockCache blockCache, Executor maintenance, Executor compactions, double compactionDutyCycle,
-            LongSupplier gcHorizonCts, Predicate<byte[]> expired, LongSupplier monotonicClockMs,
-            MemtableBudget memtableBudget) {
         if (blockCache == null || gcHorizonCts == null || expired == null || monotonicClockMs == null
                 || memtableBudget == null) {
             throw new IllegalArgumentException("block cache, GC horizon, expiry, clock and memtable budget are required");
         }
-        if (!(compactionDutyCycle > 0 && compactionDutyCycle <= 1)) {
-            throw new IllegalArgumentException("compaction duty cycle must be in (0, 1], got " + compactionDutyCycle);
-        }
-        this.compactions = compactions;
-        this.compactionDutyCycle = compactionDutyCycle;
         this.memtableBudget = memtableBudget;
         this.blockCache = blockCache;
         this.maintenance = maintenance;
@@ -112,14 +86,6 @@ public final class StoreEnvironment {
 
     Executor maintenance() {
         return maintenance;
-    }
-
-    Executor compactions() {
-        return compactions;
-    }
-
-    double compactionDutyCycle() {
-        return compactionDutyCycle;
     }
 
     long nowMs() {
