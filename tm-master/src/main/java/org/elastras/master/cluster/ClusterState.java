@@ -289,7 +289,7 @@ public final class ClusterState {
         if (draining.isEmpty()) {
             return;
         }
-        TreeMap<String, Integer> load = targets();
+        Loads load = targets();
         int inFlight = movesInFlight() + opensInFlight.size();
         Set<Integer> levelsMoving = levelsInMoves();
         for (String otmId : draining) {
@@ -303,8 +303,7 @@ public final class ClusterState {
                 owns = true;
                 if (p.state == PartitionState.SERVING && !load.isEmpty() && inFlight < limits.opensInFlightMax()
                         && movingOff < limits.drainMovesPerOtmMax() && mayMoveBeside(level(p), levelsMoving)) {
-                    String to = AssignmentPlanner.leastLoaded(load);
-                    load.merge(to, 1, Integer::sum);
+                    String to = load.place(p);
                     startMove(p, to, "draining " + otmId, defaultLive(p), out);
                     levelsMoving.add(level(p));
                     inFlight++;
@@ -354,22 +353,57 @@ public final class ClusterState {
         return !levelsMoving.contains(level - 1) && !levelsMoving.contains(level + 1);
     }
 
-    /** Live OTMs that may receive partitions (not draining), each with how many it has or is opening. */
-    private TreeMap<String, Integer> targets() {
-        TreeMap<String, Integer> load = new TreeMap<>();
+    /**
+     * Live OTMs that may receive partitions (not draining), each with how many partitions it has
+     * or is opening: of each kind (catalog partitions, ROOT and META, apart from user partitions)
+     * and in all. A partition goes where its kind is fewest ({@link AssignmentPlanner}): counted
+     * together, the catalog's two partitions (little load, on the first OTMs to join) tipped the
+     * spread of a database's few partitions (four went 3-1 over two OTMs).
+     */
+    private Loads targets() {
+        Loads loads = new Loads();
         for (String otmId : otms.keySet()) {
             if (!draining.contains(otmId)) {
-                load.put(otmId, 0);
+                loads.catalog.put(otmId, 0);
+                loads.user.put(otmId, 0);
+                loads.all.put(otmId, 0);
             }
         }
         for (Partition p : partitions.values()) {
             String owner = p.state == PartitionState.CLOSING ? p.moveTo : p.record.owner();
             if (p.state != PartitionState.UNASSIGNED && p.state != PartitionState.AWAITING_FENCE
-                    && owner != null && load.containsKey(owner)) {
-                load.merge(owner, 1, Integer::sum);
+                    && owner != null && loads.all.containsKey(owner)) {
+                loads.add(p, owner);
             }
         }
-        return load;
+        return loads;
+    }
+
+    /** Partitions per target OTM: of each kind and in all ({@link #targets}). */
+    private static final class Loads {
+        final TreeMap<String, Integer> catalog = new TreeMap<>();
+        final TreeMap<String, Integer> user = new TreeMap<>();
+        final TreeMap<String, Integer> all = new TreeMap<>();
+
+        boolean isEmpty() {
+            return all.isEmpty();
+        }
+
+        void add(Partition p, String otmId) {
+            (isCatalog(p) ? catalog : user).merge(otmId, 1, Integer::sum);
+            all.merge(otmId, 1, Integer::sum);
+        }
+
+        /** The OTM for {@code p}, counted in from now on. */
+        String place(Partition p) {
+            String to = AssignmentPlanner.leastLoaded(isCatalog(p) ? catalog : user, all);
+            add(p, to);
+            return to;
+        }
+    }
+
+    private static boolean isCatalog(Partition p) {
+        return level(p) < 2;
     }
 
     private void joined(ClusterEvent.OtmJoined e, List<Decision> out) {
@@ -590,7 +624,7 @@ public final class ClusterState {
         if (otms.isEmpty() || opensInFlight.size() + moves >= limits.opensInFlightMax()) {
             return;
         }
-        TreeMap<String, Integer> load = targets();
+        Loads load = targets();
         if (load.isEmpty()) {
             return; // Every live OTM is being drained.
         }
@@ -610,8 +644,7 @@ public final class ClusterState {
             }
             String target;
             if (p.state == PartitionState.UNASSIGNED) {
-                target = AssignmentPlanner.leastLoaded(load);
-                load.merge(target, 1, Integer::sum);
+                target = load.place(p);
             } else if (p.state == PartitionState.RETRY_WAIT && p.retryAtMs <= nowMs) {
                 target = p.record.owner();
                 if (!otms.containsKey(target)) {

@@ -87,6 +87,45 @@ class ClusterStateTest {
     }
 
     @Test
+    void userPartitionsAreSpreadByUserPartitionsAloneNotTippedByTheCatalog() {
+        // The catalog opens while one OTM is live (as when the first OTM of a cluster joins).
+        on(new OtmJoined("otm-b", "h", 2));
+        openAndConfirm(PartitionRecord.unassigned("ROOT", 1, null, null), PartitionRecord.unassigned("META", 2, null, null));
+        assertTrue(state.partitions().stream().allMatch(v -> "otm-b".equals(v.record().owner())));
+        on(new OtmJoined("otm-a", "h", 1));
+        // Four partitions of a database go two and two (counting ROOT and META, otm-a took three).
+        List<Decision> shop = new ArrayList<>();
+        for (long id = 3; id <= 6; id++) {
+            shop.addAll(on(new PartitionRegistered(partition(id))));
+        }
+        assertEquals(Map.of(3L, "otm-a", 4L, "otm-b", 5L, "otm-a", 6L, "otm-b"), opens(shop));
+    }
+
+    @Test
+    void catalogPartitionsAreSpreadByCatalogPartitionsAlone() {
+        on(new OtmJoined("otm-b", "h", 2));
+        openAndConfirm(partition(3), partition(4), partition(5));
+        on(new OtmJoined("otm-a", "h", 1));
+        openAndConfirm(PartitionRecord.unassigned("ROOT", 1, null, null));
+        assertEquals("otm-a", state.partitions().stream().filter(v -> v.record().partitionId() == 1).findFirst()
+                .orElseThrow().record().owner());
+        // otm-a holds ROOT, otm-b three user partitions: META goes to otm-b, the OTM with fewer
+        // catalog partitions (counting every partition, it went beside ROOT).
+        assertEquals(Map.of(2L, "otm-b"), opens(on(new PartitionRegistered(PartitionRecord.unassigned("META", 2, null, null)))));
+    }
+
+    /** Registers the partitions and confirms every open until all serve. */
+    private void openAndConfirm(PartitionRecord... records) {
+        List<Decision> d = new ArrayList<>();
+        for (PartitionRecord r : records) {
+            d.addAll(on(new PartitionRegistered(r)));
+        }
+        while (!d.isEmpty()) {
+            d = confirmAll(d);
+        }
+    }
+
+    @Test
     void aLostOtmIsFencedFirstAndItsPartitionsReassignedOnlyAfterTheFenceIsConfirmed() {
         threeOtmsServingSixPartitions();
         List<Decision> onLoss = on(new OtmLost("otm-b"));
