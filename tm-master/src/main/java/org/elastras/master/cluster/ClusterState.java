@@ -533,7 +533,7 @@ public final class ClusterState {
             p = new Partition(record, PartitionState.AWAITING_FENCE);
         }
         partitions.put(record.partitionId(), p);
-        if (level(p) < 2) {
+        if (isCatalog(p)) {
             catalog.put(record.partitionId(), p);
         }
         if (p.state == PartitionState.AWAITING_FENCE) {
